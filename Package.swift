@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+/// Platforms where CryptoKit is missing and swift-crypto stands in for it.
+let platformsWithoutCryptoKit: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
+
+let package = Package(
+    name: "ForgeStorage",
+    platforms: [
+        .iOS(.v17),
+        .macOS(.v14),
+        .tvOS(.v17),
+        .watchOS(.v10),
+        .visionOS(.v1),
+    ],
+    products: [
+        .library(name: "ForgeStorage", targets: ["ForgeStorage"]),
+        .library(name: "ForgeKVStore", targets: ["ForgeKVStore"]),
+        .library(name: "ForgeFileStore", targets: ["ForgeFileStore"]),
+        .library(name: "ForgeCrypt", targets: ["ForgeCrypt"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
+    ],
+    targets: [
+        // Shared internals: the lock, directory resolution, the atomic file writer, name sanitising.
+        .target(name: "ForgeCore"),
+
+        .target(name: "ForgeKVStore", dependencies: ["ForgeCore"]),
+        .target(name: "ForgeFileStore", dependencies: ["ForgeCore"]),
+        .target(
+            name: "ForgeCrypt",
+            dependencies: [
+                "ForgeCore",
+                .product(
+                    name: "Crypto",
+                    package: "swift-crypto",
+                    condition: .when(platforms: platformsWithoutCryptoKit)
+                ),
+            ]
+        ),
+        .target(name: "ForgeStorage", dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt"]),
+
+        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
+        .testTarget(name: "ForgeKVStoreTests", dependencies: ["ForgeKVStore", "ForgeCore"]),
+        .testTarget(name: "ForgeFileStoreTests", dependencies: ["ForgeFileStore", "ForgeCore"]),
+        .testTarget(name: "ForgeCryptTests", dependencies: ["ForgeCrypt", "ForgeCore"]),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

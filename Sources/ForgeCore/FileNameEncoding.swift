@@ -1,0 +1,103 @@
+/// Turns any key into a file name that is valid, distinct and stays inside its folder.
+///
+/// The mapping is reversible, so distinct keys always give distinct names:
+/// - `a`–`z`, `0`–`9`, `-`, `_` and `.` stay as they are (a leading `.` is escaped, so no name is hidden);
+/// - an uppercase letter becomes `^` and the letter in lowercase, so names never differ only in case
+///   (macOS and Windows volumes fold case);
+/// - every other byte of the key's UTF-8 becomes `%` and two lowercase hex digits (`/` is `%2f`, NUL is
+///   `%00`, `é` is `%c3%a9`), so no name holds a separator, a control character or a letter a volume
+///   might normalise;
+/// - the empty key becomes `%`, which no other key produces.
+///
+/// `"taskflow.projectName"` becomes `taskflow.project^name`.
+package enum FileNameEncoding {
+    /// The longest name, in bytes, that every supported file system accepts.
+    package static let maximumNameLength = 255
+
+    /// The reversible, file-system-safe form of `key`.
+    package static func encode(_ key: String) -> String {
+        if key.isEmpty { return "%" }
+        var output: [UInt8] = []
+        output.reserveCapacity(key.utf8.count)
+        for (offset, byte) in key.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                output.append(byte)
+            case UInt8(ascii: ".") where offset > 0:
+                output.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                output.append(UInt8(ascii: "^"))
+                output.append(byte + 32)
+            default:
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The key that ``encode(_:)`` turned into `name`, or nil when `name` is not such a form.
+    package static func decode(_ name: String) -> String? {
+        if name == "%" { return "" }
+        var output: [UInt8] = []
+        var bytes = name.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "^"):
+                guard let letter = bytes.next(), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(letter) else {
+                    return nil
+                }
+                output.append(letter - 32)
+            case UInt8(ascii: "%"):
+                guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue) else {
+                    return nil
+                }
+                output.append(high << 4 | low)
+            default:
+                output.append(byte)
+            }
+        }
+        return String(validating: output, as: UTF8.self)
+    }
+
+    /// A 64-bit FNV-1a hash of `key`'s UTF-8, as 16 hex digits: stable across processes and platforms.
+    ///
+    /// Used to shorten names that would be too long. It is not collision-proof: callers that shorten names
+    /// keep the full key beside the value and probe further slots on a collision.
+    package static func stableHash(_ key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The first `maximumBytes` bytes of an encoded name, cut so no `^x` or `%hh` escape is split.
+    package static func truncatedEncodedName(_ encoded: String, maximumBytes: Int) -> String {
+        let bytes = Array(encoded.utf8)
+        guard bytes.count > maximumBytes else { return encoded }
+        var end = 0
+        var index = 0
+        while index < bytes.count {
+            let width = bytes[index] == UInt8(ascii: "%") ? 3 : (bytes[index] == UInt8(ascii: "^") ? 2 : 1)
+            if index + width > maximumBytes { break }
+            index += width
+            end = index
+        }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

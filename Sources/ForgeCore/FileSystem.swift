@@ -1,0 +1,384 @@
+package import Foundation
+
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+@preconcurrency internal import Glibc
+#elseif canImport(Musl)
+@preconcurrency internal import Musl
+#elseif canImport(Android)
+@preconcurrency internal import Android
+#endif
+
+/// The one home of every file-system call the stores make.
+///
+/// Paths are absolute POSIX paths. Every call goes straight to the C library: no `FileManager` on the hot
+/// paths, so a read or write costs what the system calls cost. Writes are atomic: see
+/// ``writeAtomically(_:toPath:options:)``.
+package enum FileSystem {
+    /// How ``writeAtomically(_:toPath:options:)`` writes.
+    package struct WriteOptions: Sendable {
+        /// The permission bits of the new file, before the umask. `0o600` for secrets.
+        package var permissions: mode_t = 0o644
+        /// The permission bits of folders created on the way.
+        package var directoryPermissions: mode_t = 0o755
+        /// When false, the write fails with `EEXIST` if the path already holds a file, without a race.
+        package var replaceExisting = true
+        /// When true, the data is flushed to the storage device (`fsync`, or `F_FULLFSYNC` on Apple
+        /// platforms) before the file is renamed into place.
+        package var synchronize = false
+        /// The Data Protection level, on platforms that have it.
+        package var protection: FileProtection? = nil
+
+        /// Options for an ordinary file: 0644, replacing what is there, without `fsync`.
+        package init() {}
+    }
+
+    /// Marks every temporary file a write creates, so leftovers can be recognised and removed.
+    package static let temporaryMarker = ".forge-tmp-"
+
+    // MARK: Reading
+
+    /// Reads the whole file at `path`.
+    package static func readFile(atPath path: String) throws(FileSystemError) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
+        defer { _ = close(fd) }
+
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path, code: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystemError(.read, path: path, code: EISDIR) }
+
+        // One byte more than the size, so the read that finds the end of the file has room to return 0.
+        var capacity = Int(info.st_size) + 1
+        guard var buffer = malloc(capacity) else { throw FileSystemError(.read, path: path, code: ENOMEM) }
+        var count = 0
+        while true {
+            if count == capacity {
+                capacity *= 2
+                guard let grown = realloc(buffer, capacity) else {
+                    free(buffer)
+                    throw FileSystemError(.read, path: path, code: ENOMEM)
+                }
+                buffer = grown
+            }
+            let result = read(fd, buffer + count, capacity - count)
+            if result > 0 {
+                count += result
+            } else if result == 0 {
+                break
+            } else if errno != EINTR {
+                let code = errno
+                free(buffer)
+                throw FileSystemError(.read, path: path, code: code)
+            }
+        }
+        if count == 0 {
+            free(buffer)
+            return Data()
+        }
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
+    }
+
+    /// Whether a regular file exists at `path` (symbolic links are not followed).
+    package static func regularFileExists(atPath path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The status of `path`, without following a final symbolic link; nil when nothing is there.
+    package static func status(atPath path: String) throws(FileSystemError) -> stat? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw FileSystemError(.stat, path: path, code: code)
+        }
+        return info
+    }
+
+    // MARK: Writing
+
+    /// Writes `data` to `path` atomically: readers see the old file or the new one, never a torn or
+    /// empty file, and a failed write leaves no temporary file behind.
+    ///
+    /// The data goes to a temporary file in the same folder, which is then renamed over `path` (or
+    /// hard-linked to it when ``WriteOptions/replaceExisting`` is false, which fails with `EEXIST` if
+    /// `path` exists). Missing parent folders are created. Unless ``WriteOptions/synchronize`` is set the
+    /// data is not flushed: a process crash keeps the old or the new file, while a power loss may lose the
+    /// most recent writes.
+    package static func writeAtomically(
+        _ data: Data,
+        toPath path: String,
+        options: WriteOptions = WriteOptions()
+    ) throws(FileSystemError) {
+        let temporaryPath = temporaryPath(for: path)
+        var fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.permissions)
+        if fd < 0 && errno == ENOENT {
+            try createDirectories(
+                atPath: parentPath(of: path),
+                permissions: options.directoryPermissions,
+                protection: options.protection
+            )
+            fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.permissions)
+        }
+        guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
+
+        do {
+            try writeAll(data, to: fd, path: path)
+            if options.synchronize { try synchronize(fd, path: path) }
+            try applyProtection(options.protection, toPath: temporaryPath)
+        } catch {
+            _ = close(fd)
+            _ = unlink(temporaryPath)
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let code = errno
+            _ = unlink(temporaryPath)
+            throw FileSystemError(.close, path: path, code: code)
+        }
+
+        if options.replaceExisting {
+            guard rename(temporaryPath, path) == 0 else {
+                let code = errno
+                _ = unlink(temporaryPath)
+                throw FileSystemError(.rename, path: path, code: code)
+            }
+        } else {
+            let linked = link(temporaryPath, path) == 0
+            let code = errno
+            _ = unlink(temporaryPath)
+            guard linked else { throw FileSystemError(.link, path: path, code: code) }
+        }
+        if options.synchronize { synchronizeDirectory(parentPath(of: path)) }
+    }
+
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(FileSystemError) {
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            guard var pointer = bytes.baseAddress else { return nil }
+            var remaining = bytes.count
+            while remaining > 0 {
+                let written = write(fd, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                remaining -= written
+                pointer += written
+            }
+            return nil
+        }
+        if let failure { throw FileSystemError(.write, path: path, code: failure) }
+    }
+
+    private static func synchronize(_ fd: Int32, path: String) throws(FileSystemError) {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(fd) == 0 else { throw FileSystemError(.sync, path: path, code: errno) }
+    }
+
+    private static func synchronizeDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = close(fd)
+    }
+
+    private static func applyProtection(_ protection: FileProtection?, toPath path: String) throws(FileSystemError) {
+        #if canImport(Darwin) && !os(macOS)
+        guard let protection else { return }
+        do {
+            try FileManager.default.setAttributes([.protectionKey: protection.foundationValue], ofItemAtPath: path)
+        } catch {
+            throw FileSystemError(.setAttributes, path: path, code: EPERM)
+        }
+        #endif
+    }
+
+    /// A fresh temporary path beside `path`: hidden, marked, and carrying this process's id so that
+    /// ``isOrphanedTemporaryFile(named:)`` can tell a crashed writer's leftover from a live write.
+    package static func temporaryPath(for path: String) -> String {
+        let parent = parentPath(of: path)
+        let name = path.utf8.count > parent.utf8.count ? String(path.dropFirst(parent.count + 1)) : path
+        // Keep the name short enough for NAME_MAX whatever the final name's length.
+        let stem = String(name.prefix(64))
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return "\(parent)/.\(stem)\(temporaryMarker)\(getpid())-\(random)"
+    }
+
+    // MARK: Folders
+
+    /// Creates the folder at `path` and any missing parents. Succeeds when it already exists.
+    package static func createDirectories(
+        atPath path: String,
+        permissions: mode_t = 0o755,
+        protection: FileProtection? = nil
+    ) throws(FileSystemError) {
+        if mkdir(path, permissions) == 0 {
+            try applyProtection(protection, toPath: path)
+            return
+        }
+        switch errno {
+        case EEXIST:
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw FileSystemError(.createDirectory, path: path, code: ENOTDIR)
+            }
+        case ENOENT:
+            let parent = parentPath(of: path)
+            guard parent != path else { throw FileSystemError(.createDirectory, path: path, code: ENOENT) }
+            try createDirectories(atPath: parent, permissions: permissions, protection: protection)
+            guard mkdir(path, permissions) == 0 || errno == EEXIST else {
+                throw FileSystemError(.createDirectory, path: path, code: errno)
+            }
+            try applyProtection(protection, toPath: path)
+        default:
+            throw FileSystemError(.createDirectory, path: path, code: errno)
+        }
+    }
+
+    /// One entry of a folder listing.
+    package struct Entry: Sendable, Equatable {
+        /// The entry's name inside its folder.
+        package var name: String
+        /// What the entry is. Symbolic links are reported as links, never followed.
+        package var kind: Kind
+
+        /// What a folder entry is.
+        package enum Kind: Sendable, Equatable {
+            case file, directory, symbolicLink, other
+        }
+    }
+
+    /// The entries of the folder at `path`, without `.` and `..`, in no particular order.
+    ///
+    /// Returns an empty list when the folder does not exist.
+    package static func listDirectory(atPath path: String) throws(FileSystemError) -> [Entry] {
+        guard let directory = opendir(path) else {
+            let code = errno
+            if code == ENOENT { return [] }
+            throw FileSystemError(.list, path: path, code: code)
+        }
+        defer { closedir(directory) }
+        let fd = dirfd(directory)
+        var entries: [Entry] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let kind: Entry.Kind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_UNKNOWN): kind = kindOfEntry(named: name, inDirectory: fd)
+            default: kind = .other
+            }
+            entries.append(Entry(name: name, kind: kind))
+        }
+        return entries
+    }
+
+    private static func kindOfEntry(named name: String, inDirectory fd: Int32) -> Entry.Kind {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .other }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// Removes the file or symbolic link at `path`. Returns false when nothing was there.
+    @discardableResult
+    package static func removeFile(atPath path: String) throws(FileSystemError) -> Bool {
+        guard unlink(path) == 0 else {
+            let code = errno
+            if code == ENOENT { return false }
+            throw FileSystemError(.remove, path: path, code: code)
+        }
+        return true
+    }
+
+    /// Removes the folder at `path` and everything in it, without following symbolic links.
+    ///
+    /// The folder is first renamed to a hidden sibling, so readers see all of it vanish at once and a
+    /// crash mid-way leaves no half-emptied folder under the original name. Succeeds when nothing is there.
+    package static func removeDirectoryTree(atPath path: String) throws(FileSystemError) {
+        let trash = temporaryPath(for: path)
+        guard rename(path, trash) == 0 else {
+            let code = errno
+            if code == ENOENT { return }
+            throw FileSystemError(.rename, path: path, code: code)
+        }
+        try removeTree(atPath: trash)
+    }
+
+    private static func removeTree(atPath path: String) throws(FileSystemError) {
+        for entry in try listDirectory(atPath: path) {
+            let child = path + "/" + entry.name
+            if entry.kind == .directory {
+                try removeTree(atPath: child)
+            } else {
+                try removeFile(atPath: child)
+            }
+        }
+        guard rmdir(path) == 0 || errno == ENOENT else { throw FileSystemError(.remove, path: path, code: errno) }
+    }
+
+    // MARK: Leftovers
+
+    /// Whether `name` is a temporary file or folder left by a writer whose process no longer runs.
+    ///
+    /// Temporaries of live processes, this one included, are never orphans: their writes may still land.
+    package static func isOrphanedTemporaryFile(named name: String) -> Bool {
+        guard name.hasPrefix("."), let marker = name.range(of: temporaryMarker) else { return false }
+        let rest = name[marker.upperBound...]
+        guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { return false }
+        if pid == getpid() { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Removes the orphaned temporary files and folders directly inside the folder at `path`, and returns
+    /// how many it removed. Errors are ignored: a leftover that cannot be removed now is tried again later.
+    @discardableResult
+    package static func removeOrphanedTemporaryFiles(inDirectory path: String) -> Int {
+        guard let entries = try? listDirectory(atPath: path) else { return 0 }
+        var removed = 0
+        for entry in entries where isOrphanedTemporaryFile(named: entry.name) {
+            let child = path + "/" + entry.name
+            if entry.kind == .directory {
+                if (try? removeTree(atPath: child)) != nil { removed += 1 }
+            } else if (try? removeFile(atPath: child)) == true {
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    // MARK: Paths
+
+    /// The folder part of `path`: everything before its last `/`.
+    package static func parentPath(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        if slash == path.utf8.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+}
+
+#if canImport(Darwin) && !os(macOS)
+extension FileProtection {
+    var foundationValue: FileProtectionType {
+        switch self {
+        case .none: .none
+        case .complete: .complete
+        case .completeUnlessOpen: .completeUnlessOpen
+        case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
+        }
+    }
+}
+#endif

@@ -1,0 +1,53 @@
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+@preconcurrency internal import Glibc
+#elseif canImport(Musl)
+@preconcurrency internal import Musl
+#elseif canImport(Android)
+@preconcurrency internal import Android
+#endif
+
+/// A failed system call, with the path it was made on and the `errno` it returned.
+///
+/// The stores translate it into their own typed errors; the helpers below tell the common
+/// causes apart without every store comparing `errno` values itself.
+package struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The operation that failed.
+    package enum Operation: String, Sendable {
+        case open, read, write, sync, close, rename, link, remove, createDirectory, list, stat, setAttributes
+    }
+
+    /// The operation that failed.
+    package let operation: Operation
+    /// The path the operation was made on.
+    package let path: String
+    /// The `errno` value the system returned.
+    package let code: Int32
+
+    /// Creates an error from an operation, a path and an `errno` value.
+    package init(_ operation: Operation, path: String, code: Int32) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// No file or folder exists at the path.
+    package var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
+    /// Something already exists at the path.
+    package var isAlreadyExists: Bool { code == EEXIST }
+    /// The volume is full, or the user's quota is used up.
+    package var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
+    /// The process may not do this: missing permission, or a read-only volume.
+    package var isPermissionDenied: Bool { code == EACCES || code == EPERM || code == EROFS }
+
+    /// The system's text for the error, for example "No space left on device".
+    package var reason: String {
+        String(cString: strerror(code))
+    }
+
+    /// A readable sentence naming the operation, the path and the cause.
+    package var description: String {
+        "\(operation.rawValue) '\(path)' failed: \(reason) (errno \(code))"
+    }
+}

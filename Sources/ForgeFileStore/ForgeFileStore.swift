@@ -1,0 +1,1 @@
+// ForgeFileStore: documents and blobs by relative path. Filled in by the ForgeFileStore issue.

@@ -1,0 +1,214 @@
+public import Foundation
+internal import ForgeCore
+
+/// A ``KVStoring`` that keeps each key in its own JSON file: `{directory}/{namespace}/{key}.json`.
+///
+/// The store is a stateless struct: every call does its own file I/O, so any number of instances, in any
+/// number of tasks or processes, see the same values. Use it for values too large for `UserDefaults`,
+/// for per-store Data Protection, and on servers.
+///
+/// ```swift
+/// let store = DiskKVStore(directory: .applicationSupport, namespace: "taskflow-settings")
+/// try store.set(TaskKeys.taskCount, value: 42)
+/// ```
+///
+/// ## File names
+/// Any string is a valid key. The file name is a reversible escape of the key (see the package
+/// documentation): lowercase letters, digits, `-`, `_` and `.` stay readable, an uppercase letter becomes
+/// `^` and the letter, and everything else becomes `%` and hex digits, so `taskflow.projectName` is stored
+/// in `taskflow.project^name.json`. Keys therefore never collide (also not on case-folding volumes) and
+/// never leave the namespace folder: `../x`, `/etc/passwd`, NUL and the empty key are ordinary keys.
+/// A key whose escaped form is too long for a file name is stored under a shortened name with a hash, and
+/// its file then holds `{"key": …, "value": …}` so the store can tell keys that share a hash apart.
+///
+/// ## Atomicity and durability
+/// A write goes to a temporary file in the namespace folder that is then renamed over the key's file, so
+/// a reader, or a process that crashes mid-write, finds the old value or the new one, never a torn or
+/// empty file; a failed write leaves no temporary file. Writes are not flushed with `fsync`, like
+/// `UserDefaults`: a power loss may lose the most recent writes. Temporary files of crashed processes are
+/// removed when a store for the namespace is created.
+///
+/// ## Reading
+/// A file that is corrupt, or holds a value of another type, reads as nil and never traps; the next `set`
+/// replaces it.
+public struct DiskKVStore: Sendable {
+    /// The base folder the namespace folder lives in.
+    public let directory: StorageDirectory
+    /// The name of this store's folder inside ``directory``.
+    public let namespace: String
+    /// The Data Protection level applied to the folder and each file. No effect on Linux.
+    public let fileProtection: FileProtection
+    /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
+    public let folderURL: URL
+
+    private let folderPath: String
+
+    /// Creates a store for the files in `{directory}/{namespace}/`.
+    ///
+    /// The folder is created on the first write. Creating the store removes temporary files left in it by
+    /// processes that crashed while writing.
+    ///
+    /// - Parameters:
+    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - namespace: The folder name for this store's values. Any string: it is escaped like a key, so
+    ///     namespaces never share files and never leave `directory`.
+    ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
+    public init(
+        directory: StorageDirectory = .applicationSupport,
+        namespace: String,
+        fileProtection: FileProtection = .completeUntilFirstUserAuthentication
+    ) {
+        self.directory = directory
+        self.namespace = namespace
+        self.fileProtection = fileProtection
+        let folderName = KeyFileName.folderName(forNamespace: namespace)
+        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderPath = folderURL.path
+        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folderPath)
+    }
+
+    /// The file that holds (or would hold) `key`'s value, when the key's escaped name fits a file name.
+    ///
+    /// Returns nil for keys so long that their file name is shortened with a hash.
+    public func fileURL<T>(for key: KVKey<T>) -> URL? {
+        guard case .exact(let name) = KeyFileName(key: key.key) else { return nil }
+        return folderURL.appendingPathComponent(name, isDirectory: false)
+    }
+
+    private var writeOptions: FileSystem.WriteOptions {
+        var options = FileSystem.WriteOptions()
+        options.protection = fileProtection
+        return options
+    }
+
+    private func path(_ name: String) -> String {
+        folderPath + "/" + name
+    }
+}
+
+extension DiskKVStore: KVStoring {
+    /// Returns the value stored for `key`, or nil when there is none or its file cannot be read as `T`.
+    public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
+        switch KeyFileName(key: key.key) {
+        case .exact(let name):
+            guard let data = try? FileSystem.readFile(atPath: path(name)) else { return nil }
+            return try? JSONCodec.decode(T.self, from: data)
+        case .hashed(let names):
+            guard let data = names.lazy.compactMap({ readEnvelope(named: $0, for: key.key) }).first else {
+                return nil
+            }
+            return try? JSONCodec.decode(LongKeyEnvelope<T>.self, from: data).value
+        }
+    }
+
+    /// Stores `value` for `key` in its file, atomically.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
+    ///   the previous value is kept either way.
+    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
+        let name: String
+        let data: Data
+        do {
+            switch KeyFileName(key: key.key) {
+            case .exact(let exactName):
+                name = exactName
+                data = try JSONCodec.encode(value)
+            case .hashed(let names):
+                name = try slot(for: key.key, among: names)
+                data = try JSONCodec.encode(LongKeyEnvelope(key: key.key, value: value))
+            }
+        } catch let error as KVStoreError {
+            throw error
+        } catch {
+            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
+        }
+        do {
+            try FileSystem.writeAtomically(data, toPath: path(name), options: writeOptions)
+        } catch {
+            throw KVStoreError.writeFailed(key: key.key, underlying: error.description)
+        }
+    }
+
+    /// Removes `key`'s file. Succeeds when there is none.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
+    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
+        let name: String
+        switch KeyFileName(key: key.key) {
+        case .exact(let exactName):
+            name = exactName
+        case .hashed(let names):
+            guard let found = names.first(where: { readEnvelope(named: $0, for: key.key) != nil }) else { return }
+            name = found
+        }
+        do {
+            try FileSystem.removeFile(atPath: path(name))
+        } catch {
+            throw KVStoreError.removeFailed(key: key.key, underlying: error.description)
+        }
+    }
+
+    /// Returns true when `key` has a file.
+    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
+        switch KeyFileName(key: key.key) {
+        case .exact(let name):
+            FileSystem.regularFileExists(atPath: path(name))
+        case .hashed(let names):
+            names.contains { readEnvelope(named: $0, for: key.key) != nil }
+        }
+    }
+
+    /// Removes the namespace folder and every value in it, at once; other namespaces are untouched.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the folder cannot be removed.
+    public func removeAll() throws {
+        do {
+            try FileSystem.removeDirectoryTree(atPath: folderPath)
+        } catch {
+            throw KVStoreError.removeAllFailed(underlying: error.description)
+        }
+    }
+}
+
+extension DiskKVStore {
+    /// The file's data when the file named `name` exists and holds the envelope of `key`.
+    private func readEnvelope(named name: String, for key: String) -> Data? {
+        guard let data = try? FileSystem.readFile(atPath: path(name)),
+            let header = try? JSONCodec.decode(LongKeyHeader.self, from: data),
+            header.key == key
+        else { return nil }
+        return data
+    }
+
+    /// The file among `names` that holds `key`, or else the first that holds nothing.
+    private func slot(for key: String, among names: [String]) throws -> String {
+        var firstFree: String?
+        for name in names {
+            guard let data = try? FileSystem.readFile(atPath: path(name)) else {
+                if firstFree == nil { firstFree = name }
+                continue
+            }
+            guard let header = try? JSONCodec.decode(LongKeyHeader.self, from: data) else {
+                // A corrupt slot is free to take: it holds no readable key.
+                if firstFree == nil { firstFree = name }
+                continue
+            }
+            if header.key == key { return name }
+        }
+        guard let firstFree else {
+            throw KVStoreError.writeFailed(key: key, underlying: "every file name for this key's hash is taken")
+        }
+        return firstFree
+    }
+}
+
+/// The contents of a long key's file: the key itself beside its value.
+private struct LongKeyEnvelope<Value: Codable>: Codable {
+    var key: String
+    var value: Value
+}
+
+/// The key of a long key's file, read without decoding the value.
+private struct LongKeyHeader: Decodable {
+    var key: String
+}

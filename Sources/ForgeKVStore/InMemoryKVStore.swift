@@ -1,0 +1,77 @@
+internal import Foundation
+internal import ForgeCore
+
+/// A dictionary-backed ``KVStoring`` for tests and previews: fast, thread-safe, and faithful.
+///
+/// Faithful means it keeps what a disk store would read back: `set` encodes the value with the same JSON
+/// codec as ``DiskKVStore``, so a value that fails to encode fails here too, and `get` returns the value as
+/// decoded from that encoding. Reading a key with another type than it was written with behaves as it does
+/// on disk. Values live as long as the instance.
+///
+/// ```swift
+/// let store = InMemoryKVStore()
+/// let service = SettingsService(store: store)
+/// try service.setTaskCount(5)
+/// #expect(store.get(TaskKeys.taskCount) == 5)
+/// ```
+public final class InMemoryKVStore: Sendable {
+    private let entries = LockedState<[String: Entry]>([:])
+
+    /// One stored value: as decoded from its encoding (nil when it does not decode, as a disk store would
+    /// find it), and the encoding itself for reads with another type.
+    private struct Entry: Sendable {
+        let value: (any Sendable)?
+        let encoded: Data
+    }
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// The number of keys that hold a value.
+    public var count: Int {
+        entries.withLock { $0.count }
+    }
+
+    /// The keys that hold a value, sorted.
+    public var keys: [String] {
+        entries.withLock { Array($0.keys) }.sorted()
+    }
+}
+
+extension InMemoryKVStore: KVStoring {
+    /// Returns the value stored for `key`, or nil.
+    public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
+        guard let entry = entries.withLock({ $0[key.key] }) else { return nil }
+        if let stored = entry.value, let value = stored as? T { return value }
+        return try? JSONCodec.decode(T.self, from: entry.encoded)
+    }
+
+    /// Stores `value` for `key`.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
+    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
+        let encoded: Data
+        do {
+            encoded = try JSONCodec.encode(value)
+        } catch {
+            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
+        }
+        let entry = Entry(value: try? JSONCodec.decode(T.self, from: encoded), encoded: encoded)
+        entries.withLock { $0[key.key] = entry }
+    }
+
+    /// Removes the value stored for `key`.
+    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
+        _ = entries.withLock { $0.removeValue(forKey: key.key) }
+    }
+
+    /// Returns true when a value is stored for `key`.
+    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
+        entries.withLock { $0[key.key] != nil }
+    }
+
+    /// Removes every value.
+    public func removeAll() throws {
+        entries.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,41 @@
+internal import ForgeCore
+
+/// Where ``DiskKVStore`` keeps a key: the escaped key as a file name, or, for keys too long for that,
+/// a few candidate names made of a readable prefix and a hash.
+enum KeyFileName: Equatable {
+    /// The key's own escaped name, `{escaped}.json`.
+    case exact(String)
+    /// Candidate names, tried in order, for a key whose escaped name is too long; its file holds the key.
+    case hashed([String])
+
+    static let fileExtension = ".json"
+    /// How many candidates a long key has; keys that share a hash take the next free one.
+    static let slotCount = 8
+
+    init(key: String) {
+        let encoded = FileNameEncoding.encode(key)
+        if encoded.utf8.count + Self.fileExtension.utf8.count <= FileNameEncoding.maximumNameLength {
+            self = .exact(encoded + Self.fileExtension)
+            return
+        }
+        let stem = Self.shortened(encoded, hashOf: key)
+        self = .hashed(
+            (0..<Self.slotCount).map { slot in
+                stem + (slot == 0 ? "" : "~\(slot)") + Self.fileExtension
+            }
+        )
+    }
+
+    /// The folder name for a namespace: escaped like a key, shortened with a hash if too long.
+    static func folderName(forNamespace namespace: String) -> String {
+        let encoded = FileNameEncoding.encode(namespace)
+        guard encoded.utf8.count > FileNameEncoding.maximumNameLength else { return encoded }
+        return shortened(encoded, hashOf: namespace)
+    }
+
+    /// A readable prefix of `encoded`, then `~` and the hash of the original: `~` never occurs in an escaped
+    /// name, so a shortened name never equals an exact one.
+    private static func shortened(_ encoded: String, hashOf original: String) -> String {
+        FileNameEncoding.truncatedEncodedName(encoded, maximumBytes: 200) + "~" + FileNameEncoding.stableHash(original)
+    }
+}

@@ -1,0 +1,3 @@
+@_exported public import ForgeCrypt
+@_exported public import ForgeFileStore
+@_exported public import ForgeKVStore
