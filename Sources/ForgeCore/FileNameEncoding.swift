@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Turns any key into a file name that is valid, distinct and stays inside its folder.
 ///
 /// The mapping is reversible, so distinct keys always give distinct names:
@@ -10,13 +12,25 @@
 /// - the empty key becomes `%`, which no other key produces.
 ///
 /// `"taskflow.projectName"` becomes `taskflow.project^name`.
+///
+/// Keys are compared as Swift compares strings: canonically equivalent keys (`"é"` precomposed and `"e"`
+/// followed by a combining accent) are one key. ``canonicalForm(of:)`` picks the one spelling (NFC) that
+/// ``encode(_:)`` escapes and that stores keyed by raw bytes should use.
 package enum FileNameEncoding {
     /// The longest name, in bytes, that every supported file system accepts.
     package static let maximumNameLength = 255
 
-    /// The reversible, file-system-safe form of `key`.
+    /// The Unicode NFC spelling of `key`, so canonically equivalent keys become the same bytes.
+    /// ASCII keys are returned as they are, without work.
+    package static func canonicalForm(of key: String) -> String {
+        if key.utf8.allSatisfy({ $0 < 0x80 }) { return key }
+        return key.precomposedStringWithCanonicalMapping
+    }
+
+    /// The reversible, file-system-safe form of `key`'s ``canonicalForm(of:)``.
     package static func encode(_ key: String) -> String {
         if key.isEmpty { return "%" }
+        let key = canonicalForm(of: key)
         var output: [UInt8] = []
         output.reserveCapacity(key.utf8.count)
         for (offset, byte) in key.utf8.enumerated() {
@@ -68,7 +82,7 @@ package enum FileNameEncoding {
     /// keep the full key beside the value and probe further slots on a collision.
     package static func stableHash(_ key: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
+        for byte in canonicalForm(of: key).utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }

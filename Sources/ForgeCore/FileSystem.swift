@@ -360,6 +360,17 @@ package enum FileSystem {
         return removed
     }
 
+    /// Creates a new, empty, uniquely named folder in the system's temporary folder (`mkdtemp`).
+    package static func makeTemporaryDirectory(prefix: String = "forge") throws(FileSystemError) -> String {
+        let base = FileManager.default.temporaryDirectory.path
+        var template = Array("\(base)/\(prefix)-XXXXXXXX".utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) } != nil
+        }
+        guard created else { throw FileSystemError(.createDirectory, path: base, code: errno) }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     // MARK: Paths
 
     /// The folder part of `path`: everything before its last `/`.

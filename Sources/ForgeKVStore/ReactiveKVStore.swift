@@ -129,7 +129,12 @@ private struct Registry: Sendable {
 
 /// Values read during one notification, by key and type, so observers sharing both read the store once.
 private struct ReadCache {
-    var values: [ReadCacheKey: any Sendable] = [:]
+    /// One value read, nil included (a plain optional in the dictionary would drop nils).
+    struct Hit {
+        let value: any Sendable
+    }
+
+    var values: [ReadCacheKey: Hit] = [:]
 }
 
 private struct ReadCacheKey: Hashable {
@@ -163,11 +168,11 @@ private final class KeyObserver<T: Codable & Sendable & Equatable>: ValueObserve
     func refresh(from base: any KVStoring, version: UInt64, reads: inout ReadCache) {
         let cacheKey = ReadCacheKey(key: key.key, type: ObjectIdentifier(T.self))
         let value: T?
-        if let cached = reads.values[cacheKey] as? T? {
+        if let hit = reads.values[cacheKey], let cached = hit.value as? T? {
             value = cached
         } else {
             value = base.get(key)
-            reads.values[cacheKey] = value
+            reads.values[cacheKey] = ReadCache.Hit(value: value)
         }
         // The read happened outside any lock; emit it only if no newer update has been emitted since.
         state.withLock { state in

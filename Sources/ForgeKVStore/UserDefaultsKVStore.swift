@@ -13,6 +13,9 @@ internal import ForgeCore
 /// let shared = UserDefaultsKVStore(suiteName: "group.com.taskflow.shared")
 /// ```
 ///
+/// Keys are used as given, except that non-ASCII keys are stored in their Unicode NFC spelling, so that
+/// canonically equivalent keys (which Swift considers equal) are one key here as in the other stores.
+///
 /// Like the other stores, it refuses values JSON cannot represent (`Double.nan`, infinities) with
 /// ``KVStoreError/encodingFailed(key:underlying:)``, also when they would be stored natively.
 public struct UserDefaultsKVStore: @unchecked Sendable {
@@ -48,6 +51,22 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
         self.domainName = domainName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
+    /// The defaults key for `key`: its NFC spelling.
+    private func name<T>(_ key: KVKey<T>) -> String {
+        FileNameEncoding.canonicalForm(of: key.key)
+    }
+
+    /// `number` as a `T`, when `T` is a numeric type that holds it exactly. Some platforms return large
+    /// integers from `UserDefaults` as `NSNumber`s that do not cast to `Int` directly.
+    private static func exactNumber<T>(_ number: NSNumber) -> T? {
+        switch T.self {
+        case is Int.Type: Int(exactly: number) as? T
+        case is Double.Type: Double(exactly: number) as? T
+        case is Float.Type: Float(exactly: number) as? T
+        default: nil
+        }
+    }
+
     /// Whether values of type `T` are stored as native property-list values rather than JSON.
     static func storesNatively<T>(_ type: T.Type) -> Bool {
         T.self == Bool.self || T.self == Int.self || T.self == Double.self || T.self == Float.self
@@ -59,9 +78,11 @@ extension UserDefaultsKVStore: KVStoring {
     /// Returns the value stored for `key`, or nil when there is none or it is not a `T`.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
         if Self.storesNatively(T.self) {
-            return defaults.object(forKey: key.key) as? T
+            let object = defaults.object(forKey: name(key))
+            if let value = object as? T { return value }
+            return (object as? NSNumber).flatMap(Self.exactNumber)
         }
-        guard let data = defaults.data(forKey: key.key) else { return nil }
+        guard let data = defaults.data(forKey: name(key)) else { return nil }
         return try? JSONCodec.decode(T.self, from: data)
     }
 
@@ -69,33 +90,32 @@ extension UserDefaultsKVStore: KVStoring {
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        if Self.storesNatively(T.self) {
-            if let number = value as? Double, !number.isFinite {
-                throw KVStoreError.encodingFailed(key: key.key, underlying: "\(number) cannot be represented in JSON")
+        guard Self.storesNatively(T.self) else {
+            let data: Data
+            do {
+                data = try JSONCodec.encode(value)
+            } catch {
+                throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
             }
-            if let number = value as? Float, !number.isFinite {
-                throw KVStoreError.encodingFailed(key: key.key, underlying: "\(number) cannot be represented in JSON")
-            }
-            defaults.set(value, forKey: key.key)
+            defaults.set(data, forKey: name(key))
             return
         }
-        let data: Data
-        do {
-            data = try JSONCodec.encode(value)
-        } catch {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
+        // JSON, and so every other store, cannot hold these: refuse them here too.
+        let nonFinite = (value as? Double).map { !$0.isFinite } ?? (value as? Float).map { !$0.isFinite } ?? false
+        if nonFinite {
+            throw KVStoreError.encodingFailed(key: key.key, underlying: "\(value) cannot be represented in JSON")
         }
-        defaults.set(data, forKey: key.key)
+        defaults.set(value, forKey: name(key))
     }
 
     /// Removes the value stored for `key`.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        defaults.removeObject(forKey: key.key)
+        defaults.removeObject(forKey: name(key))
     }
 
     /// Returns true when the defaults hold a value for `key`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        defaults.object(forKey: key.key) != nil
+        defaults.object(forKey: name(key)) != nil
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.

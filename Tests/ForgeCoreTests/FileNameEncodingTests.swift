@@ -1,0 +1,71 @@
+import Testing
+
+@testable import ForgeCore
+
+struct FileNameEncodingTests {
+    @Test func readableKeysStayReadable() {
+        #expect(FileNameEncoding.encode("taskflow.onboarding") == "taskflow.onboarding")
+        #expect(FileNameEncoding.encode("taskflow.projectName") == "taskflow.project^name")
+        #expect(FileNameEncoding.encode("a-b_c.1") == "a-b_c.1")
+    }
+
+    @Test func separatorsDotsAndControlCharactersAreEscaped() {
+        #expect(FileNameEncoding.encode("../x") == "%2e.%2fx")
+        #expect(FileNameEncoding.encode("/etc/passwd") == "%2fetc%2fpasswd")
+        #expect(FileNameEncoding.encode("") == "%")
+        #expect(FileNameEncoding.encode("a\u{0}b") == "a%00b")
+        #expect(FileNameEncoding.encode("é") == "%c3%a9")
+    }
+
+    @Test(arguments: [
+        "", ".", "..", "../x", "/etc/passwd", "a\u{0}b", "Case", "case", "🔥", "%41", "^a", "~", "a b\tc\n",
+        String(repeating: "Zz9.", count: 80),
+    ])
+    func encodingIsReversible(key: String) {
+        #expect(FileNameEncoding.decode(FileNameEncoding.encode(key)) == key)
+    }
+
+    @Test func generatedKeysNeverCollideEvenWhenCaseIsFolded() {
+        var generator = SeededGenerator(seed: 0x5EED)
+        let alphabet = Array("aAbB.~%^/\\:\u{0}\t é🔥-_zZ")
+        var names: [String: String] = [:]
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            let key = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            let folded = FileNameEncoding.encode(key).lowercased()
+            if let previous = names[folded] {
+                #expect(previous == key, "\(previous.debugDescription) and \(key.debugDescription) collide")
+            }
+            names[folded] = key
+            #expect(!folded.contains("/") && !folded.hasPrefix("."))
+        }
+    }
+
+    @Test func truncationNeverSplitsAnEscape() {
+        let encoded = FileNameEncoding.encode(String(repeating: "é", count: 100))
+        let truncated = FileNameEncoding.truncatedEncodedName(encoded, maximumBytes: 200)
+        #expect(truncated.utf8.count == 198)
+        #expect(FileNameEncoding.decode(truncated) == String(repeating: "é", count: 33))
+    }
+
+    @Test func stableHashIsFixedAndCanonical() {
+        #expect(FileNameEncoding.stableHash("") == "cbf29ce484222325")
+        #expect(FileNameEncoding.stableHash("a") == "af63dc4c8601ec8c")
+        #expect(FileNameEncoding.stableHash("caf\u{E9}") == FileNameEncoding.stableHash("cafe\u{301}"))
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so generated cases are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}

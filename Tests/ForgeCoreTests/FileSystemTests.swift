@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import ForgeCore
+
+struct FileSystemTests {
+    private func withFolder(_ body: (String) throws -> Void) throws {
+        let folder = try FileSystem.makeTemporaryDirectory(prefix: "forge-core-tests")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder)
+    }
+
+    @Test func atomicWriteReplacesTheFileAndLeavesNoTemporaryFile() throws {
+        try withFolder { folder in
+            let path = folder + "/nested/deeper/file.bin"
+            try FileSystem.writeAtomically(Data("old".utf8), toPath: path)
+            try FileSystem.writeAtomically(Data("new".utf8), toPath: path)
+            #expect(try FileSystem.readFile(atPath: path) == Data("new".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/nested/deeper") == ["file.bin"])
+        }
+    }
+
+    @Test func exclusiveWriteFailsWithEEXISTAndKeepsTheFile() throws {
+        try withFolder { folder in
+            let path = folder + "/file"
+            var options = FileSystem.WriteOptions()
+            options.replaceExisting = false
+            try FileSystem.writeAtomically(Data("first".utf8), toPath: path, options: options)
+            let error = #expect(throws: FileSystemError.self) {
+                try FileSystem.writeAtomically(Data("second".utf8), toPath: path, options: options)
+            }
+            #expect(error?.isAlreadyExists == true)
+            #expect(try FileSystem.readFile(atPath: path) == Data("first".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
+        }
+    }
+
+    @Test func permissionsAreApplied() throws {
+        try withFolder { folder in
+            var options = FileSystem.WriteOptions()
+            options.permissions = 0o600
+            try FileSystem.writeAtomically(Data("secret".utf8), toPath: folder + "/s", options: options)
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/s")
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        }
+    }
+
+    @Test func emptyAndLargeFilesRoundTrip() throws {
+        try withFolder { folder in
+            try FileSystem.writeAtomically(Data(), toPath: folder + "/empty")
+            #expect(try FileSystem.readFile(atPath: folder + "/empty").isEmpty)
+            let large = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try FileSystem.writeAtomically(large, toPath: folder + "/large")
+            #expect(try FileSystem.readFile(atPath: folder + "/large") == large)
+        }
+    }
+
+    @Test func readingAMissingFileIsNotFound() throws {
+        try withFolder { folder in
+            let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: folder + "/none") }
+            #expect(error?.isNotFound == true)
+            #expect(error?.description.contains(folder + "/none") == true)
+        }
+    }
+
+    @Test func writingUnderAFileFailsWithATypedError() throws {
+        try withFolder { folder in
+            try FileSystem.writeAtomically(Data("x".utf8), toPath: folder + "/file")
+            #expect(throws: FileSystemError.self) {
+                try FileSystem.writeAtomically(Data("y".utf8), toPath: folder + "/file/child")
+            }
+        }
+    }
+
+    @Test func removeDirectoryTreeRemovesEverythingAndToleratesAbsence() throws {
+        try withFolder { folder in
+            try FileSystem.writeAtomically(Data("a".utf8), toPath: folder + "/tree/a/b/c")
+            try FileSystem.writeAtomically(Data("d".utf8), toPath: folder + "/tree/d")
+            try FileSystem.removeDirectoryTree(atPath: folder + "/tree")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+            try FileSystem.removeDirectoryTree(atPath: folder + "/tree")
+        }
+    }
+
+    @Test func removeDirectoryTreeDoesNotFollowSymbolicLinks() throws {
+        try withFolder { folder in
+            try FileSystem.writeAtomically(Data("keep".utf8), toPath: folder + "/outside/keep")
+            try FileSystem.createDirectories(atPath: folder + "/tree")
+            try FileManager.default.createSymbolicLink(atPath: folder + "/tree/link", withDestinationPath: folder + "/outside")
+            try FileSystem.removeDirectoryTree(atPath: folder + "/tree")
+            #expect(try FileSystem.readFile(atPath: folder + "/outside/keep") == Data("keep".utf8))
+        }
+    }
+
+    @Test func listingReportsKinds() throws {
+        try withFolder { folder in
+            try FileSystem.writeAtomically(Data(), toPath: folder + "/file")
+            try FileSystem.createDirectories(atPath: folder + "/dir")
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/file")
+            let entries = try FileSystem.listDirectory(atPath: folder).sorted { $0.name < $1.name }
+            #expect(entries.map(\.name) == ["dir", "file", "link"])
+            #expect(entries.map(\.kind) == [.directory, .file, .symbolicLink])
+            #expect(try FileSystem.listDirectory(atPath: folder + "/missing").isEmpty)
+        }
+    }
+
+    @Test func onlyTemporaryFilesOfDeadProcessesAreOrphans() throws {
+        let live = ".x\(FileSystem.temporaryMarker)\(getpid())-abc"
+        #expect(!FileSystem.isOrphanedTemporaryFile(named: live))
+        #expect(!FileSystem.isOrphanedTemporaryFile(named: "x.json"))
+        #expect(!FileSystem.isOrphanedTemporaryFile(named: ".x\(FileSystem.temporaryMarker)notapid-abc"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        #expect(FileSystem.isOrphanedTemporaryFile(named: ".x\(FileSystem.temporaryMarker)\(process.processIdentifier)-abc"))
+    }
+
+    @Test func temporaryPathsStayInTheSameFolderAndAreShort() {
+        let long = "/base/" + String(repeating: "n", count: 250)
+        let temporary = FileSystem.temporaryPath(for: long)
+        #expect(FileSystem.parentPath(of: temporary) == "/base")
+        #expect(temporary.split(separator: "/").last.map { $0.utf8.count <= 255 } == true)
+    }
+}

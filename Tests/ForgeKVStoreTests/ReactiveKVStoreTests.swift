@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import ForgeKVStore
+
+struct ReactiveKVStoreTests {
+    let key = KVKey<Int>("taskflow.taskCount")
+
+    @Test func streamEmitsTheCurrentValueThenEveryChange() async throws {
+        let base = InMemoryKVStore()
+        try base.set(key, value: 1)
+        let reactive = ReactiveKVStore(base)
+        var values = reactive.stream(key).makeAsyncIterator()
+        #expect(await values.next() == .some(1))
+        try reactive.set(key, value: 10)
+        #expect(await values.next() == .some(10))
+        try reactive.set(key, value: 20)
+        #expect(await values.next() == .some(20))
+    }
+
+    @Test func streamOfAnUnsetKeyStartsWithNil() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        var values = reactive.stream(key).makeAsyncIterator()
+        #expect(await values.next() == .some(nil))
+    }
+
+    @Test func duplicateValuesAreSkipped() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        var values = reactive.stream(key).makeAsyncIterator()
+        #expect(await values.next() == .some(nil))
+        try reactive.set(key, value: 5)
+        try reactive.set(key, value: 5)
+        try reactive.set(key, value: 5)
+        try reactive.set(key, value: 6)
+        #expect(await values.next() == .some(5))
+        #expect(await values.next() == .some(6))
+    }
+
+    @Test func removeAndRemoveAllEmitNilToTheAffectedStreams() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let other = KVKey<String>("other")
+        var counts = reactive.stream(key).makeAsyncIterator()
+        var names = reactive.stream(other).makeAsyncIterator()
+        #expect(await counts.next() == .some(nil))
+        #expect(await names.next() == .some(nil))
+
+        try reactive.set(key, value: 1)
+        try reactive.set(other, value: "a")
+        #expect(await counts.next() == .some(1))
+        #expect(await names.next() == .some("a"))
+
+        try reactive.remove(key)
+        try reactive.set(other, value: "b")
+        #expect(await counts.next() == .some(nil))
+        #expect(await names.next() == .some("b"))
+
+        try reactive.set(key, value: 2)
+        try reactive.removeAll()
+        #expect(await counts.next() == .some(2))
+        #expect(await counts.next() == .some(nil))
+        #expect(await names.next() == .some(nil))
+    }
+
+    @Test func everyObserverOfAKeySeesEveryChange() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let streams = (0..<20).map { _ in reactive.stream(key) }
+        for value in 1...50 {
+            try reactive.set(key, value: value)
+        }
+        try reactive.remove(key)
+        let expected: [Int?] = [nil] + (1...50).map { $0 } + [nil]
+        for stream in streams {
+            var seen: [Int?] = []
+            for await value in stream {
+                seen.append(value)
+                if seen.count == expected.count { break }
+            }
+            #expect(seen == expected)
+        }
+    }
+
+    @Test func aWriteNeverWaitsForASlowObserver() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        // Nobody reads this stream while 1,000 writes go through; each write returns at once.
+        let stream = reactive.stream(key)
+        for value in 1...1_000 {
+            try reactive.set(key, value: value)
+        }
+        var seen: [Int?] = []
+        for await value in stream {
+            seen.append(value)
+            if seen.count == 1_001 { break }
+        }
+        #expect(seen == [nil] + (1...1_000).map { $0 })
+    }
+
+    @Test func aCancelledStreamReleasesItsObserver() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let started = AsyncStream<Void>.makeStream()
+        let consumer = Task {
+            for await _ in reactive.stream(key) {
+                started.continuation.yield()
+            }
+        }
+        var startedIterator = started.stream.makeAsyncIterator()
+        await startedIterator.next()
+        #expect(reactive.observerCount == 1)
+        consumer.cancel()
+        await consumer.value
+        #expect(reactive.observerCount == 0)
+        // Writes after the cancellation still work and reach new streams.
+        try reactive.set(key, value: 3)
+        var fresh = reactive.stream(key).makeAsyncIterator()
+        #expect(await fresh.next() == .some(3))
+    }
+
+    @Test func aDroppedStreamReleasesItsObserver() throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        do {
+            let stream = reactive.stream(key)
+            _ = stream
+            #expect(reactive.observerCount == 1)
+        }
+        #expect(reactive.observerCount == 0)
+    }
+
+    @Test func streamsEndWhenTheStoreIsReleased() async throws {
+        var reactive: ReactiveKVStore? = ReactiveKVStore(InMemoryKVStore())
+        let stream = try #require(reactive).stream(key)
+        reactive = nil
+        var values: [Int?] = []
+        for await value in stream { values.append(value) }
+        #expect(values == [nil])
+    }
+
+    @Test func writesThatFailEmitNothing() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let ratio = KVKey<Double>("ratio")
+        var values = reactive.stream(ratio).makeAsyncIterator()
+        #expect(await values.next() == .some(nil))
+        #expect(throws: KVStoreError.self) { try reactive.set(ratio, value: .nan) }
+        try reactive.set(ratio, value: 0.5)
+        #expect(await values.next() == .some(0.5))
+    }
+
+    @Test func observersWithDifferentTypesForOneKeyEachReadTheirOwnType() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        var asInt = reactive.stream(KVKey<Int>("n")).makeAsyncIterator()
+        var asDouble = reactive.stream(KVKey<Double>("n")).makeAsyncIterator()
+        #expect(await asInt.next() == .some(nil))
+        #expect(await asDouble.next() == .some(nil))
+        try reactive.set(KVKey<Int>("n"), value: 4)
+        #expect(await asInt.next() == .some(4))
+        #expect(await asDouble.next() == .some(4.0))
+    }
+
+    @Test func concurrentWritersEndOnTheStoredValue() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let stream = reactive.stream(key)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<50 { try? reactive.set(key, value: task * 100 + round) }
+                }
+            }
+        }
+        let sentinel = -1
+        try reactive.set(key, value: sentinel)
+        var last: Int??
+        for await value in stream {
+            last = value
+            if value == sentinel { break }
+        }
+        #expect(last == .some(sentinel))
+        #expect(reactive.get(key) == sentinel)
+    }
+
+    @Test func wrapsADiskStore() async throws {
+        try await withTemporaryFolder { folder in
+            let reactive = ReactiveKVStore(DiskKVStore(directory: .custom(folder), namespace: "reactive"))
+            var values = reactive.stream(key).makeAsyncIterator()
+            #expect(await values.next() == .some(nil))
+            try reactive.set(key, value: 7)
+            #expect(await values.next() == .some(7))
+            #expect(DiskKVStore(directory: .custom(folder), namespace: "reactive").get(key) == 7)
+        }
+    }
+}

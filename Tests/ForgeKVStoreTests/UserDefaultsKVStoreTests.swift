@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import ForgeKVStore
+
+struct UserDefaultsKVStoreTests {
+    /// Runs `body` with a store on a fresh suite, and removes the suite afterwards.
+    private func withSuite(_ body: (UserDefaultsKVStore, UserDefaults) throws -> Void) throws {
+        let suite = "forge.tests.defaults.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        try body(UserDefaultsKVStore(suiteName: suite), defaults)
+    }
+
+    @Test func primitivesAreStoredNativelyAndReadableWithTheTypedGetters() throws {
+        try withSuite { store, defaults in
+            let date = Date(timeIntervalSince1970: 1_700_000_000)
+            try store.set(KVKey<Bool>("bool"), value: true)
+            try store.set(KVKey<Int>("int"), value: 42)
+            try store.set(KVKey<Double>("double"), value: 2.5)
+            try store.set(KVKey<Float>("float"), value: 1.5)
+            try store.set(KVKey<String>("string"), value: "hello")
+            try store.set(KVKey<Date>("date"), value: date)
+            try store.set(KVKey<Data>("data"), value: Data([1, 2, 3]))
+
+            #expect(defaults.bool(forKey: "bool"))
+            #expect(defaults.integer(forKey: "int") == 42)
+            #expect(defaults.double(forKey: "double") == 2.5)
+            #expect(defaults.float(forKey: "float") == 1.5)
+            #expect(defaults.string(forKey: "string") == "hello")
+            #expect(defaults.object(forKey: "date") as? Date == date)
+            #expect(defaults.data(forKey: "data") == Data([1, 2, 3]))
+        }
+    }
+
+    @Test func otherCodableValuesAreStoredAsJSON() throws {
+        try withSuite { store, defaults in
+            let settings = TaskSettings(theme: "dark", fontSize: 14, tags: ["a"])
+            try store.set(KVKey<TaskSettings>("settings"), value: settings)
+            try store.set(KVKey<URL>("url"), value: URL(fileURLWithPath: "/tmp/x"))
+            try store.set(KVKey<[Int]>("list"), value: [1, 2])
+            let data = try #require(defaults.data(forKey: "settings"))
+            #expect(try JSONDecoder().decode(TaskSettings.self, from: data) == settings)
+            #expect(defaults.data(forKey: "list").map { String(decoding: $0, as: UTF8.self) } == "[1,2]")
+            #expect(store.get(KVKey<URL>("url")) == URL(fileURLWithPath: "/tmp/x"))
+        }
+    }
+
+    @Test func valuesWrittenByOtherCodeAreReadable() throws {
+        try withSuite { store, defaults in
+            defaults.set(7, forKey: "legacy.count")
+            defaults.set("legacy", forKey: "legacy.name")
+            #expect(store.get(KVKey<Int>("legacy.count")) == 7)
+            #expect(store.get(KVKey<Double>("legacy.count")) == 7.0)
+            #expect(store.get(KVKey<String>("legacy.name")) == "legacy")
+            #expect(store.get(KVKey<Int>("legacy.name")) == nil)
+        }
+    }
+
+    @Test func removeAllClearsOnlyThisSuite() throws {
+        let otherSuite = "forge.tests.defaults.other.\(UUID().uuidString)"
+        let otherDefaults = try #require(UserDefaults(suiteName: otherSuite))
+        defer { otherDefaults.removePersistentDomain(forName: otherSuite) }
+        otherDefaults.set(1, forKey: "keep")
+        try withSuite { store, defaults in
+            try store.set(KVKey<Int>("a"), value: 1)
+            try store.set(KVKey<TaskSettings>("b"), value: TaskSettings(theme: "t", fontSize: 1, tags: []))
+            try store.removeAll()
+            #expect(!store.contains(KVKey<Int>("a")))
+            #expect(!store.contains(KVKey<TaskSettings>("b")))
+            #expect(defaults.persistentDomain(forName: store.domainName)?.isEmpty ?? true)
+        }
+        #expect(otherDefaults.integer(forKey: "keep") == 1)
+    }
+
+    @Test func aStoreOnExistingDefaultsClearsTheDomainItIsGiven() throws {
+        let suite = "forge.tests.defaults.given.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let store = UserDefaultsKVStore(defaults: defaults, domainName: suite)
+        try store.set(KVKey<Int>("x"), value: 1)
+        try store.removeAll()
+        #expect(defaults.object(forKey: "x") == nil)
+    }
+
+    @Test func theStandardStoreUsesTheAppDomain() {
+        let store = UserDefaultsKVStore()
+        #expect(store.defaults === UserDefaults.standard)
+        #expect(store.domainName == (Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName))
+    }
+}
