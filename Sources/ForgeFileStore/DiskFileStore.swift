@@ -149,17 +149,19 @@ extension DiskFileStore: FileStoring {
         } catch {
             throw FileStoreError(error, operation: .list, path: folder)
         }
-        var paths: [String] = []
-        paths.reserveCapacity(entries.count)
+        // Sorted by name (with the `/` of folders) before the common folder prefix is added: the same order,
+        // on short names that compare faster.
+        var names: [String] = []
+        names.reserveCapacity(entries.count)
         for entry in entries {
             switch entry.kind {
-            case .file: paths.append(relative.appending(entry.name))
-            case .directory: paths.append(relative.appending(entry.name) + "/")
+            case .file: names.append(entry.name)
+            case .directory: names.append(entry.name + "/")
             case .symbolicLink, .other: continue
             }
         }
-        paths.sort()
-        return paths
+        names.sort()
+        return relative.isRoot ? names : names.map { relative.appending($0) }
     }
 
     /// Deletes the namespace folder and everything in it, at once; other namespaces are untouched.
