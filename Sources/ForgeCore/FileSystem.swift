@@ -44,10 +44,19 @@ package enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
         defer { _ = close(fd) }
+        return try readAll(from: fd, path: path)
+    }
 
+    /// Reads the whole regular file open at `fd` (which stays open); `path` names it in errors.
+    ///
+    /// A folder fails with `EISDIR`, any other kind of file that is not a regular file with `EINVAL`.
+    static func readAll(from fd: Int32, path: String) throws(FileSystemError) -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path, code: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystemError(.read, path: path, code: EISDIR) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
+            throw FileSystemError(.read, path: path, code: code)
+        }
 
         // One byte more than the size, so the read that finds the end of the file has room to return 0.
         var capacity = Int(info.st_size) + 1
@@ -154,7 +163,7 @@ package enum FileSystem {
         if options.synchronize { synchronizeDirectory(parentPath(of: path)) }
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(FileSystemError) {
+    static func writeAll(_ data: Data, to fd: Int32, path: String) throws(FileSystemError) {
         let failure: Int32? = data.withUnsafeBytes { bytes in
             guard var pointer = bytes.baseAddress else { return nil }
             var remaining = bytes.count
@@ -172,7 +181,7 @@ package enum FileSystem {
         if let failure { throw FileSystemError(.write, path: path, code: failure) }
     }
 
-    private static func synchronize(_ fd: Int32, path: String) throws(FileSystemError) {
+    static func synchronize(_ fd: Int32, path: String) throws(FileSystemError) {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
@@ -186,7 +195,7 @@ package enum FileSystem {
         _ = close(fd)
     }
 
-    private static func applyProtection(_ protection: FileProtection?, toPath path: String) throws(FileSystemError) {
+    static func applyProtection(_ protection: FileProtection?, toPath path: String) throws(FileSystemError) {
         #if canImport(Darwin) && !os(macOS)
         guard let protection else { return }
         do {
@@ -202,10 +211,35 @@ package enum FileSystem {
     package static func temporaryPath(for path: String) -> String {
         let parent = parentPath(of: path)
         let name = path.utf8.count > parent.utf8.count ? String(path.dropFirst(parent.count + 1)) : path
-        // Keep the name short enough for NAME_MAX whatever the final name's length.
-        let stem = String(name.prefix(64))
+        return "\(parent)/\(temporaryName(for: name))"
+    }
+
+    /// A fresh temporary name for a file named `name`, to be created in the same folder: hidden, marked, and
+    /// carrying this process's id (see ``temporaryPath(for:)``).
+    package static func temporaryName(for name: String) -> String {
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return "\(parent)/.\(stem)\(temporaryMarker)\(getpid())-\(random)"
+        return "\(temporaryNamePrefix(for: name))\(getpid())-\(random)"
+    }
+
+    /// How every temporary name for `name` starts: a dot, at most 64 bytes of `name` (cut between Unicode
+    /// scalars, so the temporary name fits NAME_MAX whatever the length of `name`), and the marker.
+    package static func temporaryNamePrefix(for name: String) -> String {
+        let scalars = name.unicodeScalars
+        var end = scalars.startIndex
+        var byteCount = 0
+        while end < scalars.endIndex {
+            byteCount += UTF8.width(scalars[end])
+            if byteCount > 64 { break }
+            end = scalars.index(after: end)
+        }
+        return ".\(String(scalars[..<end]))\(temporaryMarker)"
+    }
+
+    /// Whether `name` has the form of a temporary file or folder made by ``temporaryName(for:)``.
+    ///
+    /// Temporaries of every process match, running or not: such entries are never shown as stored content.
+    package static func isTemporaryName(_ name: String) -> Bool {
+        name.utf8.first == UInt8(ascii: ".") && name.contains(temporaryMarker)
     }
 
     // MARK: Folders
@@ -256,13 +290,33 @@ package enum FileSystem {
     ///
     /// Returns an empty list when the folder does not exist.
     package static func listDirectory(atPath path: String) throws(FileSystemError) -> [Entry] {
-        guard let directory = opendir(path) else {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
             let code = errno
             if code == ENOENT { return [] }
             throw FileSystemError(.list, path: path, code: code)
         }
+        defer { _ = close(fd) }
+        return try entries(ofDirectory: fd, path: path)
+    }
+
+    /// The entries of the folder open at `fd`, which stays open, without `.` and `..`.
+    ///
+    /// The entries come in no particular order; `path` names the folder in errors. One `readdir` pass: an
+    /// entry's kind comes from the listing itself, and costs an `fstatat` only on file systems that do not
+    /// report it.
+    package static func entries(ofDirectory fd: Int32, path: String) throws(FileSystemError) -> [Entry] {
+        // `fdopendir` takes its descriptor over, so it gets a duplicate and `fd` stays the caller's.
+        let owned = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard owned >= 0 else { throw FileSystemError(.list, path: path, code: errno) }
+        guard let directory = fdopendir(owned) else {
+            let code = errno
+            _ = close(owned)
+            throw FileSystemError(.list, path: path, code: code)
+        }
         defer { closedir(directory) }
-        let fd = dirfd(directory)
+        // The duplicate shares the read position of `fd`, which an earlier listing may have moved.
+        rewinddir(directory)
         var entries: [Entry] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
@@ -319,14 +373,13 @@ package enum FileSystem {
     }
 
     private static func removeTree(atPath path: String) throws(FileSystemError) {
-        for entry in try listDirectory(atPath: path) {
-            let child = path + "/" + entry.name
-            if entry.kind == .directory {
-                try removeTree(atPath: child)
-            } else {
-                try removeFile(atPath: child)
-            }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw FileSystemError(.list, path: path, code: errno)
         }
+        defer { _ = close(fd) }
+        try removeContents(ofDirectory: fd, path: path)
         guard rmdir(path) == 0 || errno == ENOENT else { throw FileSystemError(.remove, path: path, code: errno) }
     }
 

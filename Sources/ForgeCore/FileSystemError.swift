@@ -40,6 +40,12 @@ package struct FileSystemError: Error, Sendable, Equatable, CustomStringConverti
     package var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
     /// The process may not do this: missing permission, or a read-only volume.
     package var isPermissionDenied: Bool { code == EACCES || code == EPERM || code == EROFS }
+    /// A folder stands where a file was expected.
+    package var isDirectory: Bool { code == EISDIR }
+    /// A file stands where a folder was expected.
+    package var isNotDirectory: Bool { code == ENOTDIR }
+    /// A symbolic link stands where it may not be followed.
+    package var isSymbolicLink: Bool { code == ELOOP }
 
     /// The system's text for the error, for example "No space left on device".
     package var reason: String {

@@ -1,0 +1,458 @@
+package import Foundation
+
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+@preconcurrency internal import Glibc
+#elseif canImport(Musl)
+@preconcurrency internal import Musl
+#elseif canImport(Android)
+@preconcurrency internal import Android
+#endif
+
+extension FileSystem {
+    /// A folder whose contents are only ever reached beneath it, never through a symbolic link.
+    ///
+    /// The folder itself is opened by its path (so a base folder that is a link, such as a symlinked home
+    /// folder, is followed), and everything inside it is reached from that folder's descriptor one name
+    /// at a time with `openat(…, O_NOFOLLOW)`, `fstatat(…, AT_SYMLINK_NOFOLLOW)`, `renameat`, `linkat`
+    /// and `unlinkat`. A symbolic link planted anywhere inside, as a file or as any folder on the way,
+    /// therefore fails the call with `ELOOP` instead of leading it outside.
+    ///
+    /// Paths are given as validated names (see ``RelativePath``). Errors are `FileSystemError`s whose codes
+    /// say what stood in the way: `ENOENT` nothing, `ENOTDIR` a file where a folder was needed, `EISDIR` a
+    /// folder where a file was needed, `ELOOP` a symbolic link, `EEXIST` a file that may not be replaced.
+    ///
+    /// Folders are created on the way by writes and exist only while they hold something: a removal
+    /// removes the folders it leaves empty, and so does a write that fails.
+    package struct ConfinedFolder: Sendable {
+        /// The absolute path of the folder.
+        package let path: String
+        /// Permissions, protection and flushing for the files and folders written.
+        package let options: WriteOptions
+
+        /// A confined view of the folder at `path`, which need not exist yet.
+        package init(path: String, options: WriteOptions = WriteOptions()) {
+            self.path = path
+            self.options = options
+        }
+    }
+}
+
+// MARK: Files
+
+extension FileSystem.ConfinedFolder {
+    /// Reads the regular file at `components`.
+    package func readFile(_ components: [String]) throws(FileSystemError) -> Data {
+        let (folder, name) = try split(components)
+        let directory = try openFolder(folder, create: false)
+        defer { _ = close(directory) }
+        // O_NONBLOCK: a FIFO planted here must not block the open; it has no effect on regular files.
+        let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = Self.obstacle(named: name, in: directory, code: errno)
+            throw FileSystemError(.open, path: absolutePath(components), code: code)
+        }
+        defer { _ = close(fd) }
+        return try FileSystem.readAll(from: fd, path: absolutePath(components))
+    }
+
+    /// Whether a regular file is at `components`; false for folders, links and anything unreachable.
+    package func fileExists(_ components: [String]) -> Bool {
+        guard let (folder, name) = try? split(components),
+            let directory = try? openFolder(folder, create: false)
+        else { return false }
+        defer { _ = close(directory) }
+        var info = stat()
+        return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Writes `data` to `components` atomically, creating the folders on the way.
+    ///
+    /// The data goes to a temporary file beside the target, which is then renamed over it, or, when
+    /// `replaceExisting` is false, hard-linked to it: the link fails with `EEXIST` if anything is there,
+    /// so there is no check-then-write race. Readers see the old file or the new one; a failed write leaves
+    /// no temporary file and no folder it created. A write whose folder is removed under it (by a
+    /// concurrent removal of the folder's last file) starts again.
+    package func writeFile(_ data: Data, to components: [String], replaceExisting: Bool) throws(FileSystemError) {
+        let (folder, name) = try split(components)
+        var attempts = 0
+        while true {
+            do throws(FileSystemError) {
+                try writeOnce(data, folder: folder, name: name, replaceExisting: replaceExisting)
+                return
+            } catch {
+                attempts += 1
+                // ENOENT here means a folder on the way vanished after it was opened: go again.
+                if error.code == ENOENT && attempts < 8 { continue }
+                removeEmptyFolders(folder)
+                throw error
+            }
+        }
+    }
+
+    private func writeOnce(
+        _ data: Data,
+        folder: ArraySlice<String>,
+        name: String,
+        replaceExisting: Bool
+    ) throws(FileSystemError) {
+        let directory = try openFolder(folder, create: true)
+        defer { _ = close(directory) }
+        let temporary = FileSystem.temporaryName(for: name)
+        let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, options.permissions)
+        guard fd >= 0 else { throw FileSystemError(.open, path: absolutePath(folder, name), code: errno) }
+
+        do throws(FileSystemError) {
+            try FileSystem.writeAll(data, to: fd, path: absolutePath(folder, name))
+            if options.synchronize { try FileSystem.synchronize(fd, path: absolutePath(folder, name)) }
+            try applyProtection(toPath: absolutePath(folder, temporary))
+        } catch {
+            _ = close(fd)
+            _ = unlinkat(directory, temporary, 0)
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let code = errno
+            _ = unlinkat(directory, temporary, 0)
+            throw FileSystemError(.close, path: absolutePath(folder, name), code: code)
+        }
+
+        if replaceExisting {
+            guard renameat(directory, temporary, directory, name) == 0 else {
+                var code = errno
+                _ = unlinkat(directory, temporary, 0)
+                if code == EEXIST || code == ENOTEMPTY || code == EISDIR {
+                    code = Self.obstacle(named: name, in: directory, code: code)
+                }
+                throw FileSystemError(.rename, path: absolutePath(folder, name), code: code)
+            }
+        } else {
+            let linked = linkat(directory, temporary, directory, name, 0) == 0
+            var code = errno
+            _ = unlinkat(directory, temporary, 0)
+            guard linked else {
+                if code == EEXIST { code = Self.obstacle(named: name, in: directory, code: code) }
+                throw FileSystemError(.link, path: absolutePath(folder, name), code: code)
+            }
+        }
+        if options.synchronize { _ = fsync(directory) }
+    }
+
+    /// Removes the regular file at `components`, then the folders that this leaves empty.
+    ///
+    /// A folder fails with `EISDIR` and a symbolic link with `ELOOP`: neither is removed.
+    package func removeFile(_ components: [String]) throws(FileSystemError) {
+        let (folder, name) = try split(components)
+        let chain = try openChain(folder, create: false)
+        defer { for fd in chain { _ = close(fd) } }
+        let directory = chain[chain.count - 1]
+
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw FileSystemError(.remove, path: absolutePath(components), code: errno)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileSystemError(.remove, path: absolutePath(components), code: EISDIR)
+        case S_IFLNK: throw FileSystemError(.remove, path: absolutePath(components), code: ELOOP)
+        default: throw FileSystemError(.remove, path: absolutePath(components), code: EINVAL)
+        }
+        guard unlinkat(directory, name, 0) == 0 else {
+            throw FileSystemError(.remove, path: absolutePath(components), code: errno)
+        }
+        Self.removeEmptyFolders(folder, chain: chain)
+    }
+}
+
+// MARK: Folders
+
+extension FileSystem.ConfinedFolder {
+    /// The files and folders directly in the folder at `components`, without temporary files.
+    ///
+    /// The empty list of components is this folder. The entries come in no particular order. A folder
+    /// that does not exist, or is a file, lists as empty.
+    package func listFolder(_ components: [String]) throws(FileSystemError) -> [FileSystem.Entry] {
+        let directory: Int32
+        do throws(FileSystemError) {
+            directory = try openFolder(components[...], create: false)
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return [] }
+            throw error
+        }
+        defer { _ = close(directory) }
+        return try FileSystem.entries(ofDirectory: directory, path: absolutePath(components[...], nil))
+            .filter { !FileSystem.isTemporaryName($0.name) }
+    }
+
+    /// The sum of the sizes of the regular files in the folder and all folders beneath it.
+    ///
+    /// Temporary files are not counted and symbolic links are not followed. Zero when the folder does not
+    /// exist.
+    package func totalFileSize() throws(FileSystemError) -> Int {
+        let root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else {
+            if errno == ENOENT { return 0 }
+            throw FileSystemError(.open, path: path, code: errno)
+        }
+        defer { _ = close(root) }
+        return try Self.totalFileSize(inDirectory: root, path: path)
+    }
+
+    private static func totalFileSize(inDirectory fd: Int32, path: String) throws(FileSystemError) -> Int {
+        var total = 0
+        for entry in try FileSystem.entries(ofDirectory: fd, path: path) where !FileSystem.isTemporaryName(entry.name) {
+            switch entry.kind {
+            case .file:
+                var info = stat()
+                // A file removed since the listing counts as nothing.
+                guard fstatat(fd, entry.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
+            case .directory:
+                let child = openat(fd, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard child >= 0 else {
+                    let code = errno
+                    // Removed, or replaced by a file or a link, since the listing: nothing to count.
+                    if code == ENOENT || code == ENOTDIR || code == ELOOP || code == EMLINK { continue }
+                    throw FileSystemError(.open, path: path + "/" + entry.name, code: code)
+                }
+                defer { _ = close(child) }
+                total += try totalFileSize(inDirectory: child, path: path + "/" + entry.name)
+            case .symbolicLink, .other:
+                continue
+            }
+        }
+        return total
+    }
+
+    /// Removes the temporary files of dead processes, and empty folders, in the folder and beneath it.
+    ///
+    /// Returns how many temporary files it removed.
+    /// Errors are ignored: what cannot be removed now is tried again the next time. Symbolic links are
+    /// never followed, and temporaries of running processes are kept.
+    @discardableResult
+    package func removeOrphanedTemporaryFiles() -> Int {
+        let root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return 0 }
+        defer { _ = close(root) }
+        return Self.removeOrphans(inDirectory: root, path: path)
+    }
+
+    private static func removeOrphans(inDirectory fd: Int32, path: String) -> Int {
+        guard let entries = try? FileSystem.entries(ofDirectory: fd, path: path) else { return 0 }
+        var removed = 0
+        for entry in entries {
+            let childPath = path + "/" + entry.name
+            if FileSystem.isOrphanedTemporaryFile(named: entry.name) {
+                if entry.kind == .directory {
+                    if (try? FileSystem.removeDirectory(named: entry.name, in: fd, path: childPath)) != nil {
+                        removed += 1
+                    }
+                } else if unlinkat(fd, entry.name, 0) == 0 {
+                    removed += 1
+                }
+            } else if entry.kind == .directory && !FileSystem.isTemporaryName(entry.name) {
+                let child = openat(fd, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard child >= 0 else { continue }
+                removed += removeOrphans(inDirectory: child, path: childPath)
+                _ = close(child)
+                // Fails, as it should, unless the folder is now empty.
+                _ = unlinkat(fd, entry.name, AT_REMOVEDIR)
+            }
+        }
+        return removed
+    }
+
+    /// Removes the folder and everything in it, at once: see ``FileSystem/removeDirectoryTree(atPath:)``.
+    package func removeAll() throws(FileSystemError) {
+        try FileSystem.removeDirectoryTree(atPath: path)
+    }
+}
+
+// MARK: Walking
+
+extension FileSystem.ConfinedFolder {
+    private func split(_ components: [String]) throws(FileSystemError) -> (ArraySlice<String>, String) {
+        guard let name = components.last else { throw FileSystemError(.open, path: path, code: EINVAL) }
+        return (components.dropLast(), name)
+    }
+
+    /// Opens the folder at `components`, creating missing folders when `create` is set.
+    ///
+    /// The caller closes the descriptor.
+    private func openFolder(_ components: ArraySlice<String>, create: Bool) throws(FileSystemError) -> Int32 {
+        let chain = try openChain(components, create: create)
+        for fd in chain.dropLast() { _ = close(fd) }
+        return chain[chain.count - 1]
+    }
+
+    /// Opens this folder and each folder on the way to `components`, never following a link below it.
+    ///
+    /// Returns the descriptors, this folder's first; the caller closes them.
+    private func openChain(_ components: ArraySlice<String>, create: Bool) throws(FileSystemError) -> [Int32] {
+        var root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if root < 0 && errno == ENOENT && create {
+            try FileSystem.createDirectories(
+                atPath: path,
+                permissions: options.directoryPermissions,
+                protection: options.protection
+            )
+            root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard root >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
+
+        var chain = [root]
+        chain.reserveCapacity(components.count + 1)
+        for index in components.indices {
+            let name = components[index]
+            let parent = chain[chain.count - 1]
+            var fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if fd < 0 && errno == ENOENT && create {
+                if mkdirat(parent, name, options.directoryPermissions) == 0 {
+                    do throws(FileSystemError) {
+                        try applyProtection(toPath: absolutePath(components[...index], nil))
+                    } catch {
+                        for descriptor in chain { _ = close(descriptor) }
+                        throw error
+                    }
+                } else if errno != EEXIST {
+                    let code = errno
+                    for descriptor in chain { _ = close(descriptor) }
+                    throw FileSystemError(.createDirectory, path: absolutePath(components[...index], nil), code: code)
+                }
+                fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            guard fd >= 0 else {
+                let code = Self.obstacle(named: name, in: parent, code: errno)
+                for descriptor in chain { _ = close(descriptor) }
+                throw FileSystemError(.open, path: absolutePath(components[...index], nil), code: code)
+            }
+            chain.append(fd)
+        }
+        return chain
+    }
+
+    /// Removes the folders at the end of `components` that are empty, innermost first; errors are ignored.
+    private func removeEmptyFolders(_ components: ArraySlice<String>) {
+        guard !components.isEmpty, let chain = try? openChain(components, create: false) else { return }
+        Self.removeEmptyFolders(components, chain: chain)
+        for fd in chain { _ = close(fd) }
+    }
+
+    /// Removes the folders at the end of `components` that are empty, innermost first.
+    ///
+    /// Goes through the descriptors of ``openChain(_:create:)``, and stops at the first folder that is not
+    /// empty.
+    private static func removeEmptyFolders(_ components: ArraySlice<String>, chain: [Int32]) {
+        var depth = components.count
+        while depth > 0 {
+            let name = components[components.startIndex + depth - 1]
+            guard unlinkat(chain[depth - 1], name, AT_REMOVEDIR) == 0 else { return }
+            depth -= 1
+        }
+    }
+
+    /// The precise reason `name` in `directory` could not be used as asked.
+    ///
+    /// A symbolic link gives `ELOOP`, a folder `EISDIR` and another kind of file `ENOTDIR`, where the call
+    /// needed something else. Other codes are returned as they are.
+    private static func obstacle(named name: String, in directory: Int32, code: Int32) -> Int32 {
+        guard
+            code == ENOTDIR || code == ELOOP || code == EMLINK || code == EEXIST || code == ENOTEMPTY
+                || code == EISDIR
+        else { return code }
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return code }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return ELOOP
+        case S_IFDIR: return code == EEXIST || code == ENOTEMPTY || code == EISDIR ? EISDIR : code
+        default: return code == ENOTDIR || code == ELOOP || code == EMLINK ? ENOTDIR : code
+        }
+    }
+
+    private func applyProtection(toPath path: @autoclosure () -> String) throws(FileSystemError) {
+        #if canImport(Darwin) && !os(macOS)
+        try FileSystem.applyProtection(options.protection, toPath: path())
+        #endif
+    }
+
+    private func absolutePath(_ components: [String]) -> String {
+        absolutePath(components.dropLast(), components.last)
+    }
+
+    private func absolutePath(_ folder: ArraySlice<String>, _ name: String?) -> String {
+        var result = path
+        for component in folder { result += "/" + component }
+        if let name { result += "/" + name }
+        return result
+    }
+}
+
+// MARK: Removing folders by descriptor
+
+extension FileSystem {
+    /// Removes the orphaned temporary files and folders made for an entry named `name`.
+    ///
+    /// Looks directly in the folder at `path`, for example for the hidden folder that a crashed
+    /// ``removeDirectoryTree(atPath:)`` left (see ``isOrphanedTemporaryFile(named:)``). Returns how many it
+    /// removed; errors are ignored.
+    @discardableResult
+    package static func removeOrphanedTemporaryFiles(inDirectory path: String, forName name: String) -> Int {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { _ = close(fd) }
+        guard let entries = try? entries(ofDirectory: fd, path: path) else { return 0 }
+        let prefix = temporaryNamePrefix(for: name)
+        var removed = 0
+        for entry in entries where entry.name.hasPrefix(prefix) && isOrphanedTemporaryFile(named: entry.name) {
+            let childPath = path + "/" + entry.name
+            if entry.kind == .directory {
+                if (try? removeDirectory(named: entry.name, in: fd, path: childPath)) != nil { removed += 1 }
+            } else if unlinkat(fd, entry.name, 0) == 0 {
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Removes the folder `name` in the folder open at `fd`, and everything in it, without following links.
+    static func removeDirectory(named name: String, in fd: Int32, path: String) throws(FileSystemError) {
+        let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard child >= 0 else {
+            let code = errno
+            if code == ENOENT { return }
+            // Replaced by a link or a file since it was listed: remove that, never what a link leads to.
+            if code == ELOOP || code == ENOTDIR || code == EMLINK {
+                guard unlinkat(fd, name, 0) == 0 || errno == ENOENT else {
+                    throw FileSystemError(.remove, path: path, code: errno)
+                }
+                return
+            }
+            throw FileSystemError(.open, path: path, code: code)
+        }
+        defer { _ = close(child) }
+        try removeContents(ofDirectory: child, path: path)
+        guard unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT else {
+            throw FileSystemError(.remove, path: path, code: errno)
+        }
+    }
+
+    /// Removes everything in the folder open at `fd`, which stays.
+    ///
+    /// Folders inside are opened with
+    /// `O_NOFOLLOW` from their parent's descriptor, so a link is removed itself and never followed, even
+    /// if it replaces a folder while the removal runs. The listing is read in full before anything is
+    /// removed, as some file systems skip entries when a folder changes while it is being read.
+    static func removeContents(ofDirectory fd: Int32, path: String) throws(FileSystemError) {
+        for entry in try entries(ofDirectory: fd, path: path) {
+            let childPath = path + "/" + entry.name
+            if entry.kind == .directory {
+                try removeDirectory(named: entry.name, in: fd, path: childPath)
+            } else {
+                guard unlinkat(fd, entry.name, 0) == 0 || errno == ENOENT else {
+                    throw FileSystemError(.remove, path: childPath, code: errno)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+public import Foundation
+internal import ForgeCore
+
+/// A ``FileStoring`` that keeps each file as a file of its own under `{directory}/{namespace}/`.
+///
+/// The store is a stateless struct: every call does its own file I/O with raw POSIX calls, so any number
+/// of instances, in any number of tasks or processes, see the same files, and a save or load costs what
+/// the system calls cost.
+///
+/// ```swift
+/// let files = DiskFileStore(directory: .documents, namespace: "taskflow")
+/// try await files.save(pdf, to: "exports/2025-06.pdf")
+/// let names = try await files.list(in: "exports")   // ["exports/2025-06.pdf"]
+/// ```
+///
+/// ## Safety
+/// A path is checked before any I/O (see ``FileStoring``), and below the namespace folder every folder and
+/// file is reached one name at a time from its parent folder's descriptor without following symbolic
+/// links (`openat` with `O_NOFOLLOW`). A symbolic link planted in the folder, as a file or as a folder on
+/// the way, makes the call fail with ``FileStoreError/Reason/symbolicLink``: nothing outside the namespace
+/// folder is ever read, written or deleted through it. ``deleteAll()`` removes such a link itself, never
+/// what it leads to. The namespace folder itself and the base folder are opened by path, so they may be
+/// links (a symlinked home folder works).
+///
+/// ## Atomicity and durability
+/// A save writes a temporary file in the target's folder and renames it over the target, so a reader, or a
+/// process that crashes mid-save, finds the old content or the new, never a torn or empty file; a failed
+/// save leaves no temporary file. `overwrite: false` hard-links the temporary file to the target, which
+/// fails if anything is there: no check-then-write race. Temporary files are hidden (`.name.forge-tmp-…`)
+/// and never listed, counted or reported as existing. Saves are not flushed with `fsync`: a power loss may
+/// lose the most recent saves. Creating a store removes temporary files that crashed processes left in
+/// any of its folders, the folders they left empty, and a ``deleteAll()`` that a crash interrupted.
+///
+/// ## Names on disk
+/// Files keep the names of their path (in Unicode NFC), so the folder is browsable. On a case-insensitive
+/// volume (the macOS default) `A.txt` and `a.txt` are one file, unlike in ``InMemoryFileStore``. The
+/// namespace is escaped the way `DiskKVStore` escapes its namespace, so it never leaves `directory`; give
+/// file stores and key-value stores different namespaces.
+public struct DiskFileStore: Sendable {
+    /// The base folder the namespace folder lives in.
+    public let directory: StorageDirectory
+    /// The name of this store's folder inside ``directory``.
+    public let namespace: String
+    /// The Data Protection level applied to the folders and each file; no effect on Linux.
+    public let fileProtection: FileProtection
+    /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
+    public let folderURL: URL
+
+    private let folder: FileSystem.ConfinedFolder
+
+    /// Creates a store for the files in `{directory}/{namespace}/`.
+    ///
+    /// The folder is created on the first save. Creating the store removes the temporary files that
+    /// processes which crashed while saving left in the folder and its sub-folders (temporary files of
+    /// running processes are kept), and the folders they left empty: this reads every folder of the store
+    /// once.
+    ///
+    /// - Parameters:
+    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - namespace: The folder name for this store's files. Any string: it is escaped, so namespaces never
+    ///     share files and never leave `directory`.
+    ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
+    public init(
+        directory: StorageDirectory = .applicationSupport,
+        namespace: String,
+        fileProtection: FileProtection = .completeUntilFirstUserAuthentication
+    ) {
+        self.directory = directory
+        self.namespace = namespace
+        self.fileProtection = fileProtection
+        let baseURL = directory.resolvedURL()
+        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
+        self.folderURL = baseURL.appendingPathComponent(folderName, isDirectory: true)
+        var options = FileSystem.WriteOptions()
+        options.protection = fileProtection
+        self.folder = FileSystem.ConfinedFolder(path: folderURL.path, options: options)
+
+        folder.removeOrphanedTemporaryFiles()
+        FileSystem.removeOrphanedTemporaryFiles(inDirectory: baseURL.path, forName: folderName)
+    }
+
+    /// The URL of the file at `path`, for APIs that take a URL (sharing, previews).
+    ///
+    /// The URL is not checked for symbolic links: read and write through the store.
+    ///
+    /// - Parameter path: The relative path of the file.
+    /// - Returns: The file URL inside ``folderURL``; the file need not exist.
+    /// - Throws: ``FileStoreError/invalidPath(path:reason:)``.
+    public func fileURL(for path: String) throws -> URL {
+        let relative = try RelativePath.file(path)
+        return folderURL.appendingPathComponent(relative.string, isDirectory: false)
+    }
+}
+
+extension DiskFileStore: FileStoring {
+    /// Saves `data` at `path` atomically, creating the folders on the way.
+    ///
+    /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
+    public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
+        let relative = try RelativePath.file(path)
+        do {
+            try folder.writeFile(data, to: relative.components, replaceExisting: overwrite)
+        } catch {
+            throw FileStoreError(error, operation: .write, path: path)
+        }
+    }
+
+    /// Returns the contents of the file at `path`.
+    ///
+    /// - Throws: See ``FileStoring/load(_:)``.
+    public func load(_ path: String) async throws -> Data {
+        let relative = try RelativePath.file(path)
+        do {
+            return try folder.readFile(relative.components)
+        } catch {
+            throw FileStoreError(error, operation: .read, path: path)
+        }
+    }
+
+    /// Returns true when a regular file is stored at `path`.
+    public func exists(_ path: String) -> Bool {
+        guard let relative = try? RelativePath.file(path) else { return false }
+        return folder.fileExists(relative.components)
+    }
+
+    /// Deletes the file at `path`, and the folders this leaves empty.
+    ///
+    /// - Throws: See ``FileStoring/delete(_:)``.
+    public func delete(_ path: String) async throws {
+        let relative = try RelativePath.file(path)
+        do {
+            try folder.removeFile(relative.components)
+        } catch {
+            throw FileStoreError(error, operation: .delete, path: path)
+        }
+    }
+
+    /// Returns the files and sub-folders directly in `folder`, sorted; sub-folders end in `/`.
+    ///
+    /// One `readdir` pass over the folder, with no `stat` per entry on file systems that report each
+    /// entry's kind.
+    ///
+    /// - Throws: See ``FileStoring/list(in:)``.
+    public func list(in folder: String) async throws -> [String] {
+        let relative = try RelativePath.folder(folder)
+        let entries: [FileSystem.Entry]
+        do {
+            entries = try self.folder.listFolder(relative.components)
+        } catch {
+            throw FileStoreError(error, operation: .list, path: folder)
+        }
+        // Sorted by name (with the `/` of folders) before the common folder prefix is added: the same order,
+        // on short names that compare faster.
+        var names: [String] = []
+        names.reserveCapacity(entries.count)
+        for entry in entries {
+            switch entry.kind {
+            case .file: names.append(entry.name)
+            case .directory: names.append(entry.name + "/")
+            case .symbolicLink, .other: continue
+            }
+        }
+        names.sort()
+        return relative.isRoot ? names : names.map { relative.appending($0) }
+    }
+
+    /// Deletes the namespace folder and everything in it, at once; other namespaces are untouched.
+    ///
+    /// The folder is first renamed to a hidden name, so readers see all of it vanish at once.
+    ///
+    /// - Throws: See ``FileStoring/deleteAll()``.
+    public func deleteAll() async throws {
+        do {
+            try folder.removeAll()
+        } catch {
+            throw FileStoreError.deleteFailed(path: "", reason: FileStoreError.Reason(error))
+        }
+    }
+
+    /// The sum of the sizes of the store's files, from one `readdir` pass per folder and an `fstatat` per
+    /// file.
+    ///
+    /// - Throws: See ``FileStoring/totalSize()``.
+    public func totalSize() async throws -> Int {
+        do {
+            return try folder.totalFileSize()
+        } catch {
+            throw FileStoreError(error, operation: .list, path: "")
+        }
+    }
+}

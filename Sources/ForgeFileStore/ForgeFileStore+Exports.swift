@@ -1,0 +1,3 @@
+// The shared vocabulary of the disk stores, re-exported so `import ForgeFileStore` is enough to use them.
+@_exported public import enum ForgeCore.FileProtection
+@_exported public import enum ForgeCore.StorageDirectory

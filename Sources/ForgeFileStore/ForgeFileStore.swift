@@ -1,1 +1,0 @@
-// ForgeFileStore: documents and blobs by relative path. Filled in by the ForgeFileStore issue.

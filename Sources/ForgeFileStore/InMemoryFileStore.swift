@@ -1,0 +1,136 @@
+public import Foundation
+internal import ForgeCore
+
+/// A dictionary-backed ``FileStoring`` for tests and previews: no disk I/O, thread-safe, and faithful.
+///
+/// Faithful means it behaves as ``DiskFileStore`` does, which the package's behaviour suite checks by
+/// running the same tests against both: the same paths are refused with the same
+/// ``FileStoreError/invalidPath(path:reason:)``, folders are implicit in the same way (a path cannot be a
+/// file and a folder at once, and a folder goes away with its last file), ``list(in:)`` shows the same
+/// entries in the same order, and ``totalSize()`` counts the same bytes. Files live as long as the instance.
+///
+/// ```swift
+/// let files = InMemoryFileStore()
+/// let service = AvatarService(files: files)
+/// try await service.saveAvatar(Data("img".utf8))
+/// #expect(files.exists("avatars/current.jpg"))
+/// ```
+///
+/// It cannot fail the way a disk fails (full, or read-only), and it tells `A.txt` and `a.txt` apart
+/// everywhere, as a case-sensitive volume does.
+public final class InMemoryFileStore: Sendable {
+    private let state = LockedState(State())
+
+    /// The files, and for each folder the number of files beneath it.
+    private struct State {
+        var files: [String: Data] = [:]
+        /// For each folder path (no trailing `/`), the number of files at any depth beneath it.
+        ///
+        /// A folder exists while its count is positive.
+        var folders: [String: Int] = [:]
+        var totalSize = 0
+    }
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// The paths of every stored file, sorted.
+    public var paths: [String] {
+        state.withLock { Array($0.files.keys) }.sorted()
+    }
+}
+
+extension InMemoryFileStore: FileStoring {
+    /// Saves `data` at `path`.
+    ///
+    /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
+    public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
+        let relative = try RelativePath.file(path)
+        let ancestors = relative.ancestors
+        try state.withLock { state in
+            if ancestors.contains(where: { state.files[$0] != nil }) {
+                throw FileStoreError.writeFailed(path: path, reason: .parentIsFile)
+            }
+            if state.folders[relative.string] != nil {
+                throw FileStoreError.writeFailed(path: path, reason: .isFolder)
+            }
+            if let old = state.files[relative.string] {
+                guard overwrite else { throw FileStoreError.alreadyExists(path: path) }
+                state.totalSize -= old.count
+            } else {
+                for ancestor in ancestors { state.folders[ancestor, default: 0] += 1 }
+            }
+            state.files[relative.string] = data
+            state.totalSize += data.count
+        }
+    }
+
+    /// Returns the contents of the file at `path`.
+    ///
+    /// - Throws: See ``FileStoring/load(_:)``.
+    public func load(_ path: String) async throws -> Data {
+        let relative = try RelativePath.file(path)
+        return try state.withLock { state in
+            if let data = state.files[relative.string] { return data }
+            if state.folders[relative.string] != nil { throw FileStoreError.readFailed(path: path, reason: .isFolder) }
+            throw FileStoreError.notFound(path: path)
+        }
+    }
+
+    /// Returns true when a file is stored at `path`.
+    public func exists(_ path: String) -> Bool {
+        guard let relative = try? RelativePath.file(path) else { return false }
+        return state.withLock { $0.files[relative.string] != nil }
+    }
+
+    /// Deletes the file at `path`, and the folders this leaves empty.
+    ///
+    /// - Throws: See ``FileStoring/delete(_:)``.
+    public func delete(_ path: String) async throws {
+        let relative = try RelativePath.file(path)
+        let ancestors = relative.ancestors
+        try state.withLock { state in
+            guard let old = state.files.removeValue(forKey: relative.string) else {
+                if state.folders[relative.string] != nil {
+                    throw FileStoreError.deleteFailed(path: path, reason: .isFolder)
+                }
+                throw FileStoreError.notFound(path: path)
+            }
+            state.totalSize -= old.count
+            for ancestor in ancestors {
+                let remaining = (state.folders[ancestor] ?? 1) - 1
+                state.folders[ancestor] = remaining > 0 ? remaining : nil
+            }
+        }
+    }
+
+    /// Returns the files and sub-folders directly in `folder`, sorted; sub-folders end in `/`.
+    ///
+    /// - Throws: See ``FileStoring/list(in:)``.
+    public func list(in folder: String) async throws -> [String] {
+        let relative = try RelativePath.folder(folder)
+        let prefix = relative.isRoot ? "" : relative.string + "/"
+        let prefixLength = prefix.utf8.count
+        let paths = state.withLock { Array($0.files.keys) }
+        var entries = Set<String>()
+        for path in paths where path.utf8.starts(with: prefix.utf8) {
+            let rest = path.utf8.dropFirst(prefixLength)
+            if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
+                entries.insert(String(decoding: path.utf8[..<slash], as: UTF8.self) + "/")
+            } else {
+                entries.insert(path)
+            }
+        }
+        return entries.sorted()
+    }
+
+    /// Deletes every file.
+    public func deleteAll() async throws {
+        state.withLock { $0 = State() }
+    }
+
+    /// The sum of the sizes of the stored files.
+    public func totalSize() async throws -> Int {
+        state.withLock { $0.totalSize }
+    }
+}

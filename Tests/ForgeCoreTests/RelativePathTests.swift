@@ -1,0 +1,51 @@
+import ForgeCore
+import Foundation
+import Testing
+
+struct RelativePathTests {
+    @Test func aValidPathIsSplitIntoItsNames() throws {
+        let path = try RelativePath(validating: "docs/2025/report.pdf")
+        #expect(path.string == "docs/2025/report.pdf")
+        #expect(path.components == ["docs", "2025", "report.pdf"])
+        #expect(path.ancestors == ["docs", "docs/2025"])
+    }
+
+    @Test func pathsAreKeptInNFC() throws {
+        let path = try RelativePath(validating: "cafe\u{301}/x")
+        #expect(Array(path.string.utf8) == Array("caf\u{E9}/x".utf8))
+    }
+
+    @Test func folderPathsAllowTheRootAndOneTrailingSlash() throws {
+        #expect(try RelativePath(validatingFolder: "").isRoot)
+        #expect(try RelativePath(validatingFolder: "docs/").string == "docs")
+        #expect(try RelativePath(validatingFolder: "docs").appending("a.txt") == "docs/a.txt")
+        #expect(throws: RelativePath.Violation.emptyName) { try RelativePath(validatingFolder: "docs//") }
+        #expect(throws: RelativePath.Violation.absolute) { try RelativePath(validatingFolder: "/") }
+    }
+
+    @Test func violationsAreNamed() {
+        #expect(throws: RelativePath.Violation.empty) { try RelativePath(validating: "") }
+        #expect(throws: RelativePath.Violation.absolute) { try RelativePath(validating: "/a") }
+        #expect(throws: RelativePath.Violation.containsNUL) { try RelativePath(validating: "a\u{0}") }
+        #expect(throws: RelativePath.Violation.dotName("..")) { try RelativePath(validating: "a/../b") }
+        #expect(throws: RelativePath.Violation.dotName(".")) { try RelativePath(validating: "./b") }
+        #expect(throws: RelativePath.Violation.emptyName) { try RelativePath(validating: "a/") }
+        #expect(throws: RelativePath.Violation.tooLong(byteCount: 1025)) {
+            try RelativePath(validating: String(repeating: "a/", count: 512) + "b")
+        }
+        let long = String(repeating: "n", count: 256)
+        #expect(throws: RelativePath.Violation.nameTooLong(long)) { try RelativePath(validating: long) }
+        #expect(throws: RelativePath.Violation.reservedName(".a.forge-tmp-1-x")) {
+            try RelativePath(validating: ".a.forge-tmp-1-x")
+        }
+    }
+
+    @Test func temporaryNamesFitNAMEMAXWhateverTheName() {
+        let name = String(repeating: "📄", count: 63)
+        let temporary = FileSystem.temporaryName(for: name)
+        #expect(temporary.utf8.count < 120)
+        #expect(FileSystem.isTemporaryName(temporary))
+        #expect(temporary.hasPrefix(FileSystem.temporaryNamePrefix(for: name)))
+        #expect(!FileSystem.isOrphanedTemporaryFile(named: temporary))
+    }
+}
