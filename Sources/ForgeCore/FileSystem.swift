@@ -48,9 +48,13 @@ package enum FileSystem {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path, code: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystemError(.read, path: path, code: EISDIR) }
+        return try readAll(fd, size: Int(info.st_size), path: path)
+    }
 
+    /// Reads from the open file `fd` until its end; `size` is the expected size, used to size the buffer.
+    static func readAll(_ fd: Int32, size: Int, path: String) throws(FileSystemError) -> Data {
         // One byte more than the size, so the read that finds the end of the file has room to return 0.
-        var capacity = Int(info.st_size) + 1
+        var capacity = max(size, 0) + 1
         guard var buffer = malloc(capacity) else { throw FileSystemError(.read, path: path, code: ENOMEM) }
         var count = 0
         while true {
