@@ -90,7 +90,7 @@ enum CryptoPrimitives {
                 )
             }
         }
-        guard status == kCCSuccess else { throw CryptoPrimitivesError.keyDerivationFailed(status: status) }
+        guard status == Int32(kCCSuccess) else { throw CryptoPrimitivesError.keyDerivationFailed(status: status) }
         return SymmetricKey(data: derived)
         #else
         return try KDF.Insecure.PBKDF2.deriveKey(

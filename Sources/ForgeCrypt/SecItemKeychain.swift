@@ -49,19 +49,22 @@ struct SecItemKeychain: KeychainServices {
 
     private func object(for value: KeychainQuery.Value) -> Any {
         switch value {
-        case .string(let string): string
-        case .data(let data): data
-        case .bool(let bool): bool ? kCFBooleanTrue as Any : kCFBooleanFalse as Any
-        case .genericPassword: kSecClassGenericPassword
-        case .matchLimitOne: kSecMatchLimitOne
-        case .accessibility(let accessibility):
-            switch accessibility {
-            case .whenUnlocked: kSecAttrAccessibleWhenUnlocked
-            case .afterFirstUnlock: kSecAttrAccessibleAfterFirstUnlock
-            case .whenPasscodeSetThisDeviceOnly: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
-            case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-            case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            }
+        case .string(let string): return string
+        case .data(let data): return data
+        case .bool(let bool): return bool ? kCFBooleanTrue as Any : kCFBooleanFalse as Any
+        case .genericPassword: return kSecClassGenericPassword
+        case .matchLimitOne: return kSecMatchLimitOne
+        case .accessibility(let accessibility): return constant(for: accessibility)
+        }
+    }
+
+    private func constant(for accessibility: KeychainAccessibility) -> CFString {
+        switch accessibility {
+        case .whenUnlocked: kSecAttrAccessibleWhenUnlocked
+        case .afterFirstUnlock: kSecAttrAccessibleAfterFirstUnlock
+        case .whenPasscodeSetThisDeviceOnly: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+        case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
         }
     }
 }
