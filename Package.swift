@@ -38,6 +38,11 @@ let package = Package(
                     package: "swift-crypto",
                     condition: .when(platforms: platformsWithoutCryptoKit)
                 ),
+                .product(
+                    name: "CryptoExtras",
+                    package: "swift-crypto",
+                    condition: .when(platforms: platformsWithoutCryptoKit)
+                ),
             ]
         ),
         .target(name: "ForgeStorage", dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt"]),

@@ -41,7 +41,7 @@ package enum FileSystem {
 
     /// Reads the whole file at `path`.
     package static func readFile(atPath path: String) throws(FileSystemError) -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
         defer { _ = close(fd) }
         return try readAll(from: fd, path: path)
@@ -57,9 +57,13 @@ package enum FileSystem {
             let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
             throw FileSystemError(.read, path: path, code: code)
         }
+        return try readAll(fd, size: Int(info.st_size), path: path)
+    }
 
+    /// Reads from the open file `fd` until its end; `size` is the expected size, used to size the buffer.
+    static func readAll(_ fd: Int32, size: Int, path: String) throws(FileSystemError) -> Data {
         // One byte more than the size, so the read that finds the end of the file has room to return 0.
-        var capacity = Int(info.st_size) + 1
+        var capacity = max(size, 0) + 1
         guard var buffer = malloc(capacity) else { throw FileSystemError(.read, path: path, code: ENOMEM) }
         var count = 0
         while true {

@@ -1,0 +1,103 @@
+public import Foundation
+
+/// An error thrown by a ``CryptStoring`` operation or by opening a store, naming the key or path involved
+/// and the underlying reason.
+///
+/// No failure is ever reported as "not found": a read that cannot tell throws one of these, and the
+/// stored secret stays as it was.
+public enum CryptStoreError: LocalizedError, Sendable, Equatable {
+    /// The master key does not open the vault at `path`: another key file, key or passphrase made it.
+    case wrongMasterKey(path: String)
+    /// The stored item for `key` failed authentication: it was changed, damaged, or copied from another
+    /// item's place. The file is left as it is.
+    case tamperedItem(key: String)
+    /// The vault's header at `path` is missing, unreadable or of an unknown format.
+    case corruptVault(path: String, reason: String)
+    /// The key file at `path` can be used by other users than its owner (`permissions` are its mode bits).
+    case insecureKeyFile(path: String, permissions: UInt16)
+    /// The master key cannot be used: a key file or key of the wrong size, or an empty passphrase.
+    case invalidMasterKey(reason: String)
+    /// The vault at `path` could not be opened: its folder or files could not be read, created or secured.
+    case openFailed(path: String, underlying: String)
+    /// The secret for `key` could not be encoded; nothing was written.
+    case encodingFailed(key: String, underlying: String)
+    /// The secret stored for `key` is intact but does not decode as the key's type.
+    case decodingFailed(key: String, underlying: String)
+    /// The secret for `key` could not be read.
+    case readFailed(key: String, underlying: String)
+    /// The secret for `key` could not be written; the previous secret is kept.
+    case writeFailed(key: String, underlying: String)
+    /// The secret for `key` could not be removed.
+    case removeFailed(key: String, underlying: String)
+    /// The store's secrets could not be removed.
+    case removeAllFailed(underlying: String)
+    /// The Keychain item is not accessible now, usually because the device is locked
+    /// (`errSecInteractionNotAllowed`). Try again once the device is unlocked; do not treat it as missing.
+    case notAccessibleNow(key: String?)
+    /// The app lacks the entitlement the Keychain needs (`errSecMissingEntitlement`): a keychain access
+    /// group it may not use, or on macOS an app without a signed keychain access group.
+    case missingEntitlement(key: String?)
+    /// The Keychain returned another status: `status` is the raw `OSStatus`.
+    case unexpectedStatus(key: String?, status: Int32)
+
+    /// The key the failed operation was for, or nil when it was not about one key.
+    public var key: String? {
+        switch self {
+        case .tamperedItem(let key), .encodingFailed(let key, _), .decodingFailed(let key, _),
+            .readFailed(let key, _), .writeFailed(let key, _), .removeFailed(let key, _):
+            key
+        case .notAccessibleNow(let key), .missingEntitlement(let key), .unexpectedStatus(let key, _):
+            key
+        case .wrongMasterKey, .corruptVault, .insecureKeyFile, .invalidMasterKey, .openFailed, .removeAllFailed:
+            nil
+        }
+    }
+
+    /// A readable sentence naming the key or path and the reason.
+    public var errorDescription: String? {
+        switch self {
+        case .wrongMasterKey(let path):
+            "The master key does not open the vault at '\(path)'"
+        case .tamperedItem(let key):
+            "The secret for key '\(key)' failed authentication: it was changed, damaged or swapped"
+        case .corruptVault(let path, let reason):
+            "The vault at '\(path)' is corrupt: \(reason)"
+        case .insecureKeyFile(let path, let permissions):
+            "The key file '\(path)' has permissions 0\(String(permissions, radix: 8)): "
+                + "group and others must have no access (chmod 600)"
+        case .invalidMasterKey(let reason):
+            "The master key cannot be used: \(reason)"
+        case .openFailed(let path, let underlying):
+            "Could not open the vault at '\(path)': \(underlying)"
+        case .encodingFailed(let key, let underlying):
+            "Could not encode the secret for key '\(key)': \(underlying)"
+        case .decodingFailed(let key, let underlying):
+            "Could not decode the secret for key '\(key)': \(underlying)"
+        case .readFailed(let key, let underlying):
+            "Could not read the secret for key '\(key)': \(underlying)"
+        case .writeFailed(let key, let underlying):
+            "Could not write the secret for key '\(key)': \(underlying)"
+        case .removeFailed(let key, let underlying):
+            "Could not remove the secret for key '\(key)': \(underlying)"
+        case .removeAllFailed(let underlying):
+            "Could not remove all secrets: \(underlying)"
+        case .notAccessibleNow(let key):
+            "The Keychain item\(Self.naming(key)) is not accessible now (the device may be locked)"
+        case .missingEntitlement(let key):
+            "The Keychain refused access\(Self.naming(key)): the app lacks the required entitlement"
+        case .unexpectedStatus(let key, let status):
+            "The Keychain failed\(Self.naming(key)) with status \(status)"
+        }
+    }
+
+    private static func naming(_ key: String?) -> String {
+        key.map { " for key '\($0)'" } ?? ""
+    }
+}
+
+extension CryptStoreError: CustomStringConvertible {
+    /// The same text as ``errorDescription``.
+    public var description: String {
+        errorDescription ?? "CryptStoreError"
+    }
+}

@@ -1,0 +1,45 @@
+/// A store of secrets (tokens, passwords, keys) that keeps them safe at rest.
+///
+/// Depend on the protocol, not on a concrete store, so tests can inject ``InMemoryCrypt``:
+///
+/// ```swift
+/// final class AuthService {
+///     private let secrets: any CryptStoring
+///     init(secrets: any CryptStoring) { self.secrets = secrets }
+///
+///     func login(token: String) throws { try secrets.set(token, for: AuthKeys.accessToken) }
+///     var token: String? { get throws { try secrets.get(AuthKeys.accessToken) } }
+/// }
+/// ```
+///
+/// Every implementation behaves the same. `Data` is stored as its bytes and `String` as its UTF-8 bytes;
+/// other values as JSON. A read never turns a failure into nil: a locked device, a wrong master key, a
+/// tampered item or a value of another type throws a ``CryptStoreError``, and nothing stored is changed
+/// by a failed call.
+public protocol CryptStoring: Sendable {
+    /// Returns the secret stored for `key`, or nil when none is stored.
+    ///
+    /// - Throws: ``CryptStoreError``, for example ``CryptStoreError/tamperedItem(key:)``,
+    ///   ``CryptStoreError/notAccessibleNow(key:)`` or ``CryptStoreError/decodingFailed(key:underlying:)``.
+    func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value?
+
+    /// Stores `value` for `key`, replacing any previous secret.
+    ///
+    /// - Throws: ``CryptStoreError``; the previous secret is kept when the call fails.
+    func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws
+
+    /// Removes the secret stored for `key`. Removing a key that holds nothing succeeds.
+    ///
+    /// - Throws: ``CryptStoreError`` when the secret cannot be removed.
+    func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws
+
+    /// Returns true when a secret is stored for `key`.
+    ///
+    /// - Throws: ``CryptStoreError`` when the store cannot tell, for example while the device is locked.
+    func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool
+
+    /// Removes every secret this store holds, and nothing it does not.
+    ///
+    /// - Throws: ``CryptStoreError`` when the secrets cannot be removed.
+    func deleteAll() throws
+}

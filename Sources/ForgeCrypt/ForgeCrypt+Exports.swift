@@ -1,0 +1,12 @@
+// The shared vocabulary of the vault, re-exported so `import ForgeCrypt` is enough to use it.
+@_exported public import enum ForgeCore.FileProtection
+@_exported public import enum ForgeCore.StorageDirectory
+
+// The key type of `MasterKey.symmetric(_:)`, from CryptoKit on Apple platforms and swift-crypto elsewhere.
+#if canImport(CryptoKit)
+@_exported public import struct CryptoKit.SymmetricKey
+@_exported public import struct CryptoKit.SymmetricKeySize
+#else
+@_exported public import struct Crypto.SymmetricKey
+@_exported public import struct Crypto.SymmetricKeySize
+#endif

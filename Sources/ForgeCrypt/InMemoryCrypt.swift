@@ -1,0 +1,61 @@
+internal import ForgeCore
+internal import Foundation
+
+/// A dictionary-backed ``CryptStoring`` for tests and previews: fast, thread-safe, no entitlements, no disk.
+///
+/// It behaves like the Keychain and the vault: values are encoded as they would be stored (so a value that
+/// fails to encode fails here too), and a read with another type than was written throws
+/// ``CryptStoreError/decodingFailed(key:underlying:)``. Secrets live as long as the instance and are not
+/// encrypted: never use it to hold real secrets.
+///
+/// ```swift
+/// let keychain = InMemoryCrypt()
+/// try keychain.set("token123", for: AuthKeys.accessToken)
+/// #expect(try keychain.get(AuthKeys.accessToken) == "token123")
+/// ```
+public final class InMemoryCrypt: Sendable {
+    /// The items by the UTF-8 of their key: like the Keychain and the vault, and unlike `String`'s `==`,
+    /// keys that are canonically equivalent but spelled with other bytes (`é` and `e` + `◌́`) stay apart.
+    private let items = LockedState<[Data: Data]>([:])
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// The keys that hold a secret, sorted.
+    public var keys: [String] {
+        items.withLock { $0.keys.map { String(decoding: $0, as: UTF8.self) } }.sorted()
+    }
+}
+
+extension InMemoryCrypt: CryptStoring {
+    /// Returns the secret stored for `key`, or nil.
+    ///
+    /// - Throws: ``CryptStoreError/decodingFailed(key:underlying:)`` when the secret is not a `Value`.
+    public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
+        guard let data = items.withLock({ $0[Data(key.key.utf8)] }) else { return nil }
+        return try SecretCoding.decode(Value.self, from: data, key: key.key)
+    }
+
+    /// Stores `value` for `key`.
+    ///
+    /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
+    public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
+        let data = try SecretCoding.encode(value, key: key.key)
+        items.withLock { $0[Data(key.key.utf8)] = data }
+    }
+
+    /// Removes the secret stored for `key`.
+    public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
+        _ = items.withLock { $0.removeValue(forKey: Data(key.key.utf8)) }
+    }
+
+    /// Returns true when a secret is stored for `key`.
+    public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
+        items.withLock { $0[Data(key.key.utf8)] != nil }
+    }
+
+    /// Removes every secret.
+    public func deleteAll() throws {
+        items.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,34 @@
+internal import Foundation
+
+/// The vault's `vault.json`: what a store needs, besides the master key, to open the vault.
+///
+/// It holds no secret: a random vault identifier (the HKDF salt of every derived key, so two vaults with
+/// the same master key share no key), the passphrase parameters of a passphrase vault, and the key-check
+/// value that tells a wrong master key apart from a tampered item.
+struct VaultHeader: Codable, Sendable, Equatable {
+    /// The format this code writes and reads.
+    static let currentFormat = 1
+    /// The header's file name in the vault folder.
+    ///
+    /// Item names are hex digits, so they never take it.
+    static let fileName = "vault.json"
+    /// The size of a vault identifier, in bytes.
+    static let vaultIDByteCount = 16
+
+    /// The format version: ``currentFormat``.
+    var format: Int
+    /// The random identifier of this vault.
+    var vaultID: Data
+    /// How the passphrase is stretched; nil when the vault uses a key file or a symmetric key.
+    var passphrase: PassphraseParameters?
+    /// The HMAC of a fixed message under a key derived for this purpose only: see ``VaultKeys``.
+    var keyCheck: Data
+
+    /// Why this header, read from disk, cannot be used; nil when it can.
+    var problem: String? {
+        if format != Self.currentFormat { return "unknown format \(format)" }
+        if vaultID.count != Self.vaultIDByteCount { return "the vault identifier has the wrong size" }
+        if keyCheck.isEmpty { return "the key-check value is missing" }
+        return passphrase?.problem
+    }
+}

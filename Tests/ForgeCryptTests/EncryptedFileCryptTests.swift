@@ -1,0 +1,288 @@
+import ForgeCore
+import Foundation
+import Testing
+
+@testable import ForgeCrypt
+
+/// The vault's own promises: keys, tampering, file modes and what reaches the disk.
+struct EncryptedFileCryptTests {
+    let token = CryptKey<String>(key: "auth.access")
+    let refresh = CryptKey<String>(key: "auth.refresh")
+
+    /// Runs `body` with a fresh temporary folder, removed afterwards.
+    private func withFolder(_ body: (URL) throws -> Void) throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(folder)
+    }
+
+    private func vault(_ folder: URL, _ masterKey: MasterKey, namespace: String = "secrets") throws
+        -> EncryptedFileCrypt
+    {
+        try EncryptedFileCrypt(directory: .custom(folder), namespace: namespace, masterKey: masterKey)
+    }
+
+    private func permissions(_ url: URL) throws -> UInt16? {
+        try FileSystem.permissions(atPath: url.path)
+    }
+
+    private func expectError(_ expected: CryptStoreError, _ body: () throws -> Void) {
+        #expect {
+            try body()
+        } throws: { error in
+            (error as? CryptStoreError) == expected
+        }
+    }
+
+    // MARK: Master keys
+
+    @Test func aWrongSymmetricKeyIsRefusedAndTheItemsStayIntact() throws {
+        try withFolder { folder in
+            let key = SymmetricKey(size: .bits256)
+            let store = try vault(folder, .symmetric(key))
+            try store.set("secret", for: token)
+            let itemBytes = try Data(contentsOf: store.fileURL(for: token))
+
+            expectError(.wrongMasterKey(path: store.folderURL.path)) {
+                _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            }
+            #expect(try Data(contentsOf: store.fileURL(for: token)) == itemBytes)
+            #expect(try vault(folder, .symmetric(key)).get(token) == "secret")
+        }
+    }
+
+    @Test func aWrongPassphraseOrKindOfKeyIsRefused() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .passphrase("right"))
+            try store.set("secret", for: token)
+            let wrong = CryptStoreError.wrongMasterKey(path: store.folderURL.path)
+            expectError(wrong) { _ = try vault(folder, .passphrase("wrong")) }
+            expectError(wrong) { _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256))) }
+            expectError(wrong) { _ = try vault(folder, .keyFile(folder.appendingPathComponent("other.key"))) }
+            #expect(try vault(folder, .passphrase("right")).get(token) == "secret")
+        }
+    }
+
+    @Test func aPassphraseVaultOpensWithAnyUnicodeSpellingOfThePassphrase() throws {
+        try withFolder { folder in
+            try vault(folder, .passphrase("caf\u{E9}")).set("secret", for: token)
+            #expect(try vault(folder, .passphrase("cafe\u{301}")).get(token) == "secret")
+        }
+    }
+
+    @Test func aKeyVaultIsNotOpenedWithAPassphrase() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            expectError(.wrongMasterKey(path: store.folderURL.path)) { _ = try vault(folder, .passphrase("guess")) }
+        }
+    }
+
+    @Test func theHeaderHoldsThePassphraseParametersAndNoKey() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .passphrase("correct horse"))
+            let data = try Data(contentsOf: store.folderURL.appendingPathComponent(VaultHeader.fileName))
+            let header = try JSONDecoder().decode(VaultHeader.self, from: data)
+            #expect(header.format == 1)
+            #expect(header.passphrase?.algorithm == "PBKDF2-HMAC-SHA256")
+            #expect(header.passphrase?.iterations == 600_000)
+            #expect(header.passphrase?.salt.count == 32)
+            #expect(header.vaultID.count == 16)
+            #expect(!String(decoding: data, as: UTF8.self).contains("correct horse"))
+        }
+    }
+
+    @Test func aKeyFileIsCreatedOwnerOnlyWith32Bytes() throws {
+        try withFolder { folder in
+            let keyURL = folder.appendingPathComponent("keys/master.key")
+            let store = try vault(folder, .keyFile(keyURL))
+            try store.set("secret", for: token)
+            #expect(try Data(contentsOf: keyURL).count == 32)
+            #expect(try permissions(keyURL) == 0o600)
+            #expect(try permissions(keyURL.deletingLastPathComponent()) == 0o700)
+            #expect(try vault(folder, .keyFile(keyURL)).get(token) == "secret")
+        }
+    }
+
+    @Test(arguments: [UInt16(0o644), 0o640, 0o604, 0o620])
+    func aKeyFileOthersCanUseIsRefused(mode: UInt16) throws {
+        try withFolder { folder in
+            let keyURL = folder.appendingPathComponent("master.key")
+            _ = try vault(folder, .keyFile(keyURL))
+            try FileSystem.setPermissions(mode, atPath: keyURL.path)
+            expectError(.insecureKeyFile(path: keyURL.path, permissions: mode)) {
+                _ = try vault(folder, .keyFile(keyURL))
+            }
+        }
+    }
+
+    @Test func aKeyFileOfTheWrongSizeOrAShortKeyOrAnEmptyPassphraseIsRefused() throws {
+        try withFolder { folder in
+            let keyURL = folder.appendingPathComponent("short.key")
+            try FileSystem.writeAtomically(Data(repeating: 7, count: 16), toPath: keyURL.path, options: ownerOnly)
+            #expect(throws: CryptStoreError.self) { _ = try vault(folder, .keyFile(keyURL), namespace: "a") }
+            #expect(throws: CryptStoreError.self) {
+                _ = try vault(folder, .symmetric(SymmetricKey(size: SymmetricKeySize(bitCount: 64))), namespace: "b")
+            }
+            #expect(throws: CryptStoreError.self) { _ = try vault(folder, .passphrase(""), namespace: "c") }
+        }
+    }
+
+    private var ownerOnly: FileSystem.WriteOptions {
+        var options = FileSystem.WriteOptions()
+        options.permissions = 0o600
+        return options
+    }
+
+    // MARK: Tampering
+
+    @Test(arguments: ["flip", "truncate", "empty", "version", "append"])
+    func aTamperedItemThrowsAndStaysOnDisk(damage: String) throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try store.set("secret", for: token)
+            try store.set("intact", for: refresh)
+            let url = store.fileURL(for: token)
+            var bytes = try Data(contentsOf: url)
+            switch damage {
+            case "flip": bytes[bytes.count - 20] ^= 0x01
+            case "truncate": bytes = bytes.prefix(10)
+            case "empty": bytes = Data()
+            case "version": bytes[0] = 2
+            default: bytes.append(0)
+            }
+            try bytes.write(to: url)
+
+            expectError(.tamperedItem(key: token.key)) { _ = try store.get(token) }
+            #expect(try Data(contentsOf: url) == bytes)
+            #expect(try store.contains(token))
+            #expect(try store.get(refresh) == "intact")
+        }
+    }
+
+    @Test func swappedItemFilesFailToOpen() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try store.set("access", for: token)
+            try store.set("refresh", for: refresh)
+            let accessFile = try Data(contentsOf: store.fileURL(for: token))
+            try Data(contentsOf: store.fileURL(for: refresh)).write(to: store.fileURL(for: token))
+            try accessFile.write(to: store.fileURL(for: refresh))
+
+            expectError(.tamperedItem(key: token.key)) { _ = try store.get(token) }
+            expectError(.tamperedItem(key: refresh.key)) { _ = try store.get(refresh) }
+        }
+    }
+
+    @Test func anItemFromAnotherVaultWithTheSameKeyFailsToOpen() throws {
+        try withFolder { folder in
+            let key = SymmetricKey(size: .bits256)
+            let first = try vault(folder, .symmetric(key), namespace: "first")
+            let second = try vault(folder, .symmetric(key), namespace: "second")
+            try first.set("from first", for: token)
+            try second.set("from second", for: token)
+            #expect(first.fileURL(for: token).lastPathComponent != second.fileURL(for: token).lastPathComponent)
+            try Data(contentsOf: first.fileURL(for: token)).write(to: second.fileURL(for: token))
+            expectError(.tamperedItem(key: token.key)) { _ = try second.get(token) }
+        }
+    }
+
+    @Test func aVaultWhoseHeaderIsGoneIsNotReplacedByANewOne() throws {
+        try withFolder { folder in
+            let key = SymmetricKey(size: .bits256)
+            let store = try vault(folder, .symmetric(key))
+            try store.set("secret", for: token)
+            let headerURL = store.folderURL.appendingPathComponent(VaultHeader.fileName)
+            try FileManager.default.removeItem(at: headerURL)
+
+            #expect {
+                _ = try vault(folder, .symmetric(key))
+            } throws: { error in
+                guard case .corruptVault = error as? CryptStoreError else { return false }
+                return true
+            }
+            #expect(!FileManager.default.fileExists(atPath: headerURL.path))
+            #expect(FileManager.default.fileExists(atPath: store.fileURL(for: token).path))
+        }
+    }
+
+    @Test(arguments: ["not json", #"{"format": 9}"#, ""])
+    func aDamagedHeaderIsReportedAsCorrupt(contents: String) throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try Data(contents.utf8).write(to: store.folderURL.appendingPathComponent(VaultHeader.fileName))
+            #expect {
+                _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            } throws: { error in
+                guard case .corruptVault(let path, _) = error as? CryptStoreError else { return false }
+                return path == store.folderURL.path
+            }
+        }
+    }
+
+    // MARK: The disk
+
+    @Test func theFolderIsOwnerOnlyAndEveryFileTooAlsoAfterAReplacement() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try store.set("first", for: token)
+            #expect(try permissions(store.folderURL) == 0o700)
+            #expect(try permissions(store.folderURL.appendingPathComponent(VaultHeader.fileName)) == 0o600)
+            #expect(try permissions(store.fileURL(for: token)) == 0o600)
+
+            try FileSystem.setPermissions(0o644, atPath: store.fileURL(for: token).path)
+            try store.set("second", for: token)
+            #expect(try permissions(store.fileURL(for: token)) == 0o600)
+            #expect(try store.get(token) == "second")
+        }
+    }
+
+    @Test(arguments: [UInt16(0o755), 0o777, 0o750])
+    func aWiderPreexistingFolderIsTightenedTo0700(mode: UInt16) throws {
+        try withFolder { folder in
+            let vaultFolder = folder.appendingPathComponent("secrets", isDirectory: true)
+            try FileSystem.createDirectories(atPath: vaultFolder.path)
+            try FileSystem.setPermissions(mode, atPath: vaultFolder.path)
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            #expect(store.folderURL.path == vaultFolder.path)
+            #expect(try permissions(vaultFolder) == 0o700)
+        }
+    }
+
+    @Test func noSecretAndNoKeyNameReachesTheDisk() throws {
+        try withFolder { folder in
+            let keyName = "user-ada.lovelace@example.com"
+            let secret = "PLAINTEXT-SECRET-VALUE"
+            let store = try vault(folder, .keyFile(folder.appendingPathComponent("master.key")))
+            try store.set(secret, for: CryptKey<String>(key: keyName))
+            try store.set(Credentials(user: secret, scopes: [], expiry: .now), for: SuiteKeys.credentials)
+
+            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            var files = 0
+            while let url = enumerator?.nextObject() as? URL {
+                #expect(!url.lastPathComponent.contains("ada"))
+                #expect(!url.lastPathComponent.contains("credentials"))
+                guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+                files += 1
+                for needle in [secret, keyName, SuiteKeys.credentials.key] {
+                    #expect(data.range(of: Data(needle.utf8)) == nil, "\(needle) in \(url.lastPathComponent)")
+                }
+            }
+            #expect(files == 4)  // the key file, vault.json and two items
+        }
+    }
+
+    @Test func secretsPersistAcrossInstancesAndDeleteAllKeepsTheVault() throws {
+        try withFolder { folder in
+            let keyURL = folder.appendingPathComponent("master.key")
+            try vault(folder, .keyFile(keyURL)).set("persisted", for: token)
+            let reopened = try vault(folder, .keyFile(keyURL))
+            #expect(try reopened.get(token) == "persisted")
+
+            try reopened.deleteAll()
+            #expect(
+                FileManager.default.fileExists(atPath: reopened.folderURL.appendingPathComponent("vault.json").path)
+            )
+            #expect(try vault(folder, .keyFile(keyURL)).get(token) == nil)
+        }
+    }
+}
