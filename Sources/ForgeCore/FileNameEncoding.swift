@@ -115,14 +115,3 @@ package enum FileNameEncoding {
         }
     }
 }
-
-extension FileNameEncoding {
-    /// The folder name for a store's namespace: the namespace escaped like a key, and when that is too long
-    /// for a file name, a readable prefix of it, `~` and its ``stableHash(_:)`` (`~` never occurs in an
-    /// escaped name, so a shortened name never equals an exact one).
-    package static func folderName(forNamespace namespace: String) -> String {
-        let encoded = encode(namespace)
-        guard encoded.utf8.count > maximumNameLength else { return encoded }
-        return truncatedEncodedName(encoded, maximumBytes: 200) + "~" + stableHash(namespace)
-    }
-}

@@ -87,7 +87,7 @@ package struct RelativePath: Sendable, Hashable {
     private init(checking path: String) throws(Violation) {
         if path.utf8.contains(0) { throw .containsNUL }
         if path.utf8.first == UInt8(ascii: "/") { throw .absolute }
-        let canonical = Self.canonicalForm(of: path)
+        let canonical = FileNameEncoding.canonicalForm(of: path)
         let byteCount = canonical.utf8.count
         if byteCount > Self.maximumLength { throw .tooLong(byteCount: byteCount) }
         let names = canonical.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -123,11 +123,5 @@ package struct RelativePath: Sendable, Hashable {
     /// The relative path of an entry named `name` directly inside this folder.
     package func appending(_ name: String) -> String {
         isRoot ? name : string + "/" + name
-    }
-
-    /// The Unicode NFC spelling of `path`; ASCII is returned as it is, without work.
-    private static func canonicalForm(of path: String) -> String {
-        if path.utf8.allSatisfy({ $0 < 0x80 }) { return path }
-        return path.precomposedStringWithCanonicalMapping
     }
 }

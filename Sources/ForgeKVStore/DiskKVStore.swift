@@ -61,7 +61,7 @@ public struct DiskKVStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let folderName = KeyFileName.folderName(forNamespace: namespace)
+        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
         self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
         self.folderPath = folderURL.path
         FileSystem.removeOrphanedTemporaryFiles(inDirectory: folderPath)

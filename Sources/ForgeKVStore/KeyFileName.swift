@@ -18,24 +18,11 @@ enum KeyFileName: Equatable {
             self = .exact(encoded + Self.fileExtension)
             return
         }
-        let stem = Self.shortened(encoded, hashOf: key)
+        let stem = FileNameEncoding.shortened(encoded, hashOf: key)
         self = .hashed(
             (0..<Self.slotCount).map { slot in
                 stem + (slot == 0 ? "" : "~\(slot)") + Self.fileExtension
             }
         )
-    }
-
-    /// The folder name for a namespace: escaped like a key, shortened with a hash if too long.
-    static func folderName(forNamespace namespace: String) -> String {
-        let encoded = FileNameEncoding.encode(namespace)
-        guard encoded.utf8.count > FileNameEncoding.maximumNameLength else { return encoded }
-        return shortened(encoded, hashOf: namespace)
-    }
-
-    /// A readable prefix of `encoded`, then `~` and the hash of the original: `~` never occurs in an escaped
-    /// name, so a shortened name never equals an exact one.
-    private static func shortened(_ encoded: String, hashOf original: String) -> String {
-        FileNameEncoding.truncatedEncodedName(encoded, maximumBytes: 200) + "~" + FileNameEncoding.stableHash(original)
     }
 }
