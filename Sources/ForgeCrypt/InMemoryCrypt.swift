@@ -14,16 +14,16 @@ internal import Foundation
 /// #expect(try keychain.get(AuthKeys.accessToken) == "token123")
 /// ```
 public final class InMemoryCrypt: Sendable {
-    /// The items by the UTF-8 of their key: like the Keychain and the vault, and unlike `String`'s `==`,
-    /// keys that are canonically equivalent but spelled with other bytes (`é` and `e` + `◌́`) stay apart.
-    private let items = LockedState<[Data: Data]>([:])
+    /// The items by key. Keys compare as Swift strings do, so canonically equivalent spellings (`é` and
+    /// `e` + `◌́`) are one key, as in the Keychain and the vault, which store keys in their NFC spelling.
+    private let items = LockedState<[String: Data]>([:])
 
     /// Creates an empty store.
     public init() {}
 
     /// The keys that hold a secret, sorted.
     public var keys: [String] {
-        items.withLock { $0.keys.map { String(decoding: $0, as: UTF8.self) } }.sorted()
+        items.withLock { Array($0.keys) }.sorted()
     }
 }
 
@@ -32,7 +32,7 @@ extension InMemoryCrypt: CryptStoring {
     ///
     /// - Throws: ``CryptStoreError/decodingFailed(key:underlying:)`` when the secret is not a `Value`.
     public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
-        guard let data = items.withLock({ $0[Data(key.key.utf8)] }) else { return nil }
+        guard let data = items.withLock({ $0[key.key] }) else { return nil }
         return try SecretCoding.decode(Value.self, from: data, key: key.key)
     }
 
@@ -41,17 +41,17 @@ extension InMemoryCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
         let data = try SecretCoding.encode(value, key: key.key)
-        items.withLock { $0[Data(key.key.utf8)] = data }
+        items.withLock { $0[key.key] = data }
     }
 
     /// Removes the secret stored for `key`.
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
-        _ = items.withLock { $0.removeValue(forKey: Data(key.key.utf8)) }
+        _ = items.withLock { $0.removeValue(forKey: key.key) }
     }
 
     /// Returns true when a secret is stored for `key`.
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
-        items.withLock { $0[Data(key.key.utf8)] != nil }
+        items.withLock { $0[key.key] != nil }
     }
 
     /// Removes every secret.

@@ -1,3 +1,4 @@
+internal import ForgeCore
 internal import Foundation
 
 /// A ``CryptStoring`` that keeps each secret as a generic-password item in the Keychain (Apple platforms).
@@ -90,7 +91,7 @@ extension KeychainCrypt: CryptStoring {
     ///   ``CryptStoreError/missingEntitlement(key:)``, ``CryptStoreError/unexpectedStatus(key:status:)``, or
     ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when the item is not a `Value`.
     public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
-        let result = keychain.copyMatching(dataQuery(account: key.key))
+        let result = keychain.copyMatching(dataQuery(account: FileNameEncoding.canonicalForm(of: key.key)))
         switch result.status {
         case KeychainStatus.success:
             guard let data = result.data else {
@@ -112,9 +113,9 @@ extension KeychainCrypt: CryptStoring {
         let data = try SecretCoding.encode(value, key: key.key)
         var status = KeychainStatus.duplicateItem
         for _ in 0..<Self.maximumWriteAttempts {
-            status = keychain.add(addAttributes(account: key.key, data: data))
+            status = keychain.add(addAttributes(account: FileNameEncoding.canonicalForm(of: key.key), data: data))
             guard status == KeychainStatus.duplicateItem else { break }
-            status = keychain.update(itemQuery(account: key.key), with: updateAttributes(data: data))
+            status = keychain.update(itemQuery(account: FileNameEncoding.canonicalForm(of: key.key)), with: updateAttributes(data: data))
             // Not found: another process deleted the item between the add and the update. Add it again.
             guard status == KeychainStatus.itemNotFound else { break }
         }
@@ -125,7 +126,7 @@ extension KeychainCrypt: CryptStoring {
     ///
     /// - Throws: The Keychain's status as a ``CryptStoreError``.
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
-        let status = keychain.delete(itemQuery(account: key.key))
+        let status = keychain.delete(itemQuery(account: FileNameEncoding.canonicalForm(of: key.key)))
         guard status == KeychainStatus.success || status == KeychainStatus.itemNotFound else {
             throw KeychainStatus.error(for: status, key: key.key)
         }
@@ -136,7 +137,7 @@ extension KeychainCrypt: CryptStoring {
     /// - Throws: The Keychain's status as a ``CryptStoreError``, for example
     ///   ``CryptStoreError/notAccessibleNow(key:)``.
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
-        var query = itemQuery(account: key.key)
+        var query = itemQuery(account: FileNameEncoding.canonicalForm(of: key.key))
         query[.matchLimit] = .matchLimitOne
         let status = keychain.copyMatching(query).status
         switch status {

@@ -1,3 +1,4 @@
+internal import ForgeCore
 internal import Foundation
 
 /// The keys a vault derives from its master key, and the item format they seal.
@@ -42,7 +43,7 @@ struct VaultKeys: Sendable {
 
     /// The file name of the item stored under `key`: 64 hex digits and ``itemExtension``.
     func fileName(for key: String) -> String {
-        let code = CryptoPrimitives.authenticationCode(for: Data(key.utf8), using: nameKey)
+        let code = CryptoPrimitives.authenticationCode(for: Data(FileNameEncoding.canonicalForm(of: key).utf8), using: nameKey)
         return Self.hex(code) + Self.itemExtension
     }
 
@@ -66,7 +67,7 @@ struct VaultKeys: Sendable {
     private static func associatedData(for key: String) -> Data {
         var data = Data([itemFormat])
         data.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
-        data.append(contentsOf: key.utf8)
+        data.append(contentsOf: FileNameEncoding.canonicalForm(of: key).utf8)
         return data
     }
 
