@@ -21,6 +21,7 @@ package enum FileNameEncoding {
     package static let maximumNameLength = 255
 
     /// The Unicode NFC spelling of `key`, so canonically equivalent keys become the same bytes.
+    ///
     /// ASCII keys are returned as they are, without work.
     package static func canonicalForm(of key: String) -> String {
         if key.utf8.allSatisfy({ $0 < 0x80 }) { return key }

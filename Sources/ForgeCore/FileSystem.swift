@@ -18,7 +18,9 @@ internal import Darwin
 package enum FileSystem {
     /// How ``writeAtomically(_:toPath:options:)`` writes.
     package struct WriteOptions: Sendable {
-        /// The permission bits of the new file, before the umask. `0o600` for secrets.
+        /// The permission bits of the new file, before the umask.
+        ///
+        /// `0o600` for secrets.
         package var permissions: mode_t = 0o644
         /// The permission bits of folders created on the way.
         package var directoryPermissions: mode_t = 0o755
@@ -248,7 +250,9 @@ package enum FileSystem {
 
     // MARK: Folders
 
-    /// Creates the folder at `path` and any missing parents. Succeeds when it already exists.
+    /// Creates the folder at `path` and any missing parents.
+    ///
+    /// Succeeds when it already exists.
     package static func createDirectories(
         atPath path: String,
         permissions: mode_t = 0o755,
@@ -280,8 +284,11 @@ package enum FileSystem {
     /// One entry of a folder listing.
     package struct Entry: Sendable, Equatable {
         /// The entry's name inside its folder.
+        ///
         package var name: String
-        /// What the entry is. Symbolic links are reported as links, never followed.
+        /// What the entry is.
+        ///
+        /// Symbolic links are reported as links, never followed.
         package var kind: Kind
 
         /// What a folder entry is.
@@ -351,7 +358,9 @@ package enum FileSystem {
         }
     }
 
-    /// Removes the file or symbolic link at `path`. Returns false when nothing was there.
+    /// Removes the file or symbolic link at `path`.
+    ///
+    /// Returns false when nothing was there.
     @discardableResult
     package static func removeFile(atPath path: String) throws(FileSystemError) -> Bool {
         guard unlink(path) == 0 else {
@@ -401,7 +410,9 @@ package enum FileSystem {
     }
 
     /// Removes the orphaned temporary files and folders directly inside the folder at `path`, and returns
-    /// how many it removed. Errors are ignored: a leftover that cannot be removed now is tried again later.
+    /// how many it removed.
+    ///
+    /// Errors are ignored: a leftover that cannot be removed now is tried again later.
     @discardableResult
     package static func removeOrphanedTemporaryFiles(inDirectory path: String) -> Int {
         guard let entries = try? listDirectory(atPath: path) else { return 0 }

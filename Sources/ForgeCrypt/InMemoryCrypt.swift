@@ -14,7 +14,9 @@ internal import Foundation
 /// #expect(try keychain.get(AuthKeys.accessToken) == "token123")
 /// ```
 public final class InMemoryCrypt: Sendable {
-    /// The items by key. Keys compare as Swift strings do, so canonically equivalent spellings (`é` and
+    /// The items by key.
+    ///
+    /// Keys compare as Swift strings do, so canonically equivalent spellings (`é` and
     /// `e` + `◌́`) are one key, as in the Keychain and the vault, which store keys in their NFC spelling.
     private let items = LockedState<[String: Data]>([:])
 

@@ -115,7 +115,10 @@ extension KeychainCrypt: CryptStoring {
         for _ in 0..<Self.maximumWriteAttempts {
             status = keychain.add(addAttributes(account: FileNameEncoding.canonicalForm(of: key.key), data: data))
             guard status == KeychainStatus.duplicateItem else { break }
-            status = keychain.update(itemQuery(account: FileNameEncoding.canonicalForm(of: key.key)), with: updateAttributes(data: data))
+            status = keychain.update(
+                itemQuery(account: FileNameEncoding.canonicalForm(of: key.key)),
+                with: updateAttributes(data: data)
+            )
             // Not found: another process deleted the item between the add and the update. Add it again.
             guard status == KeychainStatus.itemNotFound else { break }
         }

@@ -43,7 +43,10 @@ struct VaultKeys: Sendable {
 
     /// The file name of the item stored under `key`: 64 hex digits and ``itemExtension``.
     func fileName(for key: String) -> String {
-        let code = CryptoPrimitives.authenticationCode(for: Data(FileNameEncoding.canonicalForm(of: key).utf8), using: nameKey)
+        let code = CryptoPrimitives.authenticationCode(
+            for: Data(FileNameEncoding.canonicalForm(of: key).utf8),
+            using: nameKey
+        )
         return Self.hex(code) + Self.itemExtension
     }
 

@@ -36,7 +36,9 @@ public struct DiskKVStore: Sendable {
     public let directory: StorageDirectory
     /// The name of this store's folder inside ``directory``.
     public let namespace: String
-    /// The Data Protection level applied to the folder and each file. No effect on Linux.
+    /// The Data Protection level applied to the folder and each file.
+    ///
+    /// No effect on Linux.
     public let fileProtection: FileProtection
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
@@ -129,7 +131,9 @@ extension DiskKVStore: KVStoring {
         }
     }
 
-    /// Removes `key`'s file. Succeeds when there is none.
+    /// Removes `key`'s file.
+    ///
+    /// Succeeds when there is none.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {

@@ -20,9 +20,10 @@ enum KeyFileName: Equatable {
         }
         let stem = FileNameEncoding.shortened(encoded, hashOf: key)
         self = .hashed(
-            (0..<Self.slotCount).map { slot in
-                stem + (slot == 0 ? "" : "~\(slot)") + Self.fileExtension
-            }
+            (0..<Self.slotCount)
+                .map { slot in
+                    stem + (slot == 0 ? "" : "~\(slot)") + Self.fileExtension
+                }
         )
     }
 }

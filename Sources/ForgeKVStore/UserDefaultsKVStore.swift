@@ -56,7 +56,9 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
         FileNameEncoding.canonicalForm(of: key.key)
     }
 
-    /// `number` as a `T`, when `T` is a numeric type that holds it exactly. Some platforms return large
+    /// `number` as a `T`, when `T` is a numeric type that holds it exactly.
+    ///
+    /// Some platforms return large
     /// integers from `UserDefaults` as `NSNumber`s that do not cast to `Int` directly.
     private static func exactNumber<T>(_ number: NSNumber) -> T? {
         switch T.self {

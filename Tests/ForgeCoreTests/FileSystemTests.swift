@@ -86,7 +86,10 @@ struct FileSystemTests {
         try withFolder { folder in
             try FileSystem.writeAtomically(Data("keep".utf8), toPath: folder + "/outside/keep")
             try FileSystem.createDirectories(atPath: folder + "/tree")
-            try FileManager.default.createSymbolicLink(atPath: folder + "/tree/link", withDestinationPath: folder + "/outside")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder + "/tree/link",
+                withDestinationPath: folder + "/outside"
+            )
             try FileSystem.removeDirectoryTree(atPath: folder + "/tree")
             #expect(try FileSystem.readFile(atPath: folder + "/outside/keep") == Data("keep".utf8))
         }
@@ -113,7 +116,9 @@ struct FileSystemTests {
         process.executableURL = URL(fileURLWithPath: "/bin/true")
         try process.run()
         process.waitUntilExit()
-        #expect(FileSystem.isOrphanedTemporaryFile(named: ".x\(FileSystem.temporaryMarker)\(process.processIdentifier)-abc"))
+        #expect(
+            FileSystem.isOrphanedTemporaryFile(named: ".x\(FileSystem.temporaryMarker)\(process.processIdentifier)-abc")
+        )
     }
 
     @Test func temporaryPathsStayInTheSameFolderAndAreShort() {

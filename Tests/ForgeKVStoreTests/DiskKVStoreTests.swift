@@ -17,13 +17,20 @@ struct DiskKVStoreTests {
             #expect(names == ["taskflow.project^name.json", "taskflow.task^count.json"])
             let data = try Data(contentsOf: namespaceFolder.appendingPathComponent("taskflow.task^count.json"))
             #expect(String(decoding: data, as: UTF8.self) == "42")
-            #expect(store.fileURL(for: KVKey<Int>("taskflow.taskCount"))?.lastPathComponent == "taskflow.task^count.json")
+            #expect(
+                store.fileURL(for: KVKey<Int>("taskflow.taskCount"))?.lastPathComponent == "taskflow.task^count.json"
+            )
         }
     }
 
     @Test func valuesPersistAcrossInstances() async throws {
         try await withTemporaryFolder { folder in
-            let settings = TaskSettings(theme: "dark", fontSize: 12, tags: ["x"], reminder: Date(timeIntervalSince1970: 7))
+            let settings = TaskSettings(
+                theme: "dark",
+                fontSize: 12,
+                tags: ["x"],
+                reminder: Date(timeIntervalSince1970: 7)
+            )
             try DiskKVStore(directory: .custom(folder), namespace: "app").set(KVKey<TaskSettings>("s"), value: settings)
             let reopened = DiskKVStore(directory: .custom(folder), namespace: "app")
             #expect(reopened.get(KVKey<TaskSettings>("s")) == settings)
@@ -147,7 +154,10 @@ struct DiskKVStoreTests {
         try await withTemporaryFolder { folder in
             let store = DiskKVStore(directory: .custom(folder), namespace: "odd")
             let key = KVKey<Int>("k")
-            try FileManager.default.createDirectory(at: try #require(store.fileURL(for: key)), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: try #require(store.fileURL(for: key)),
+                withIntermediateDirectories: true
+            )
             #expect(store.get(key) == nil)
             #expect(!store.contains(key))
         }
@@ -176,7 +186,10 @@ struct DiskKVStoreTests {
             try Data("x".utf8).write(to: store.folderURL)
             let error = #expect(throws: KVStoreError.self) { try store.set(key, value: 2) }
             #expect(error?.key == "count")
-            if case .writeFailed = error {} else { Issue.record("expected writeFailed, got \(String(describing: error))") }
+            if case .writeFailed = error {
+            } else {
+                Issue.record("expected writeFailed, got \(String(describing: error))")
+            }
             try FileManager.default.removeItem(at: store.folderURL)
             try FileManager.default.moveItem(at: moved, to: store.folderURL)
             #expect(store.get(key) == 1)

@@ -6,7 +6,10 @@ struct KVStoreErrorTests {
     @Test func descriptionsNameTheKeyAndTheReason() {
         let cases: [(KVStoreError, String)] = [
             (.encodingFailed(key: "a.b", underlying: "nan"), "Could not encode the value for key 'a.b': nan"),
-            (.writeFailed(key: "a.b", underlying: "No space left"), "Could not write the value for key 'a.b': No space left"),
+            (
+                .writeFailed(key: "a.b", underlying: "No space left"),
+                "Could not write the value for key 'a.b': No space left"
+            ),
             (.removeFailed(key: "a.b", underlying: "denied"), "Could not remove the value for key 'a.b': denied"),
             (.removeAllFailed(underlying: "busy"), "Could not remove all values: busy"),
         ]

@@ -113,7 +113,10 @@ struct KVStoringBehaviourTests {
             let broken = KVKey<Unencodable>("broken")
             let error = #expect(throws: KVStoreError.self) { try store.set(broken, value: Unencodable()) }
             #expect(error?.key == "broken")
-            if case .encodingFailed = error {} else { Issue.record("expected encodingFailed, got \(String(describing: error))") }
+            if case .encodingFailed = error {
+            } else {
+                Issue.record("expected encodingFailed, got \(String(describing: error))")
+            }
             #expect(!store.contains(broken))
 
             let settings = KVKey<[Double]>("ratios")
