@@ -1,0 +1,97 @@
+import Benchmark
+import BenchmarkSupport
+import ForgeFileStore
+import Foundation
+
+// File stores: ours beside temp+rename / read and beside Data(.atomic) and FileManager. Names are `group:variant`;
+// scripts/benchmarks divides each variant by the group's `limit`.
+
+let benchmarks: @Sendable () -> Void = {
+    let folder = Scratch.folder("files")
+    let store = DiskFileStore(directory: .custom(folder), namespace: "bench")
+    let sizes: [(label: String, data: Data, configuration: Benchmark.Configuration)] = [
+        ("1KiB", Data(repeating: 0xA5, count: 1 << 10), .forge()),
+        ("64MiB", Data(repeating: 0x5A, count: 64 << 20), .forge(maxIterations: 30, seconds: 3)),
+    ]
+
+    for (label, data, configuration) in sizes {
+        let name = "doc-\(label).bin"
+        let limitPath = folder.path + "/limit-\(name)"
+        let peerURL = folder.appendingPathComponent("peer-\(name)")
+
+        Benchmark("file.save.\(label):ours", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { try await store.save(data, to: name) }
+        }
+        Benchmark("file.save.\(label):limit", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Limit.writeAtomically(data, toPath: limitPath)) }
+        }
+        Benchmark("file.save.\(label):Data.atomic", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { try data.write(to: peerURL, options: .atomic) }
+        }
+
+        Benchmark("file.load.\(label):ours", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try await store.load(name)) }
+        }
+        Benchmark("file.load.\(label):limit", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Limit.readFile(atPath: limitPath)) }
+        }
+        Benchmark("file.load.\(label):FileManager", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(FileManager.default.contents(atPath: peerURL.path)) }
+        }
+    }
+
+    // MARK: A folder of 10,000 files.
+
+    let many = Benchmark.Configuration.forge(maxIterations: 200, seconds: 2)
+
+    Benchmark("file.list.10000:ours", configuration: many) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try await ManyFiles.store.list(in: "")) }
+    }
+    Benchmark("file.list.10000:limit", configuration: many) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Limit.listFolder(atPath: ManyFiles.path)) }
+    }
+    Benchmark("file.list.10000:FileManager", configuration: many) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try FileManager.default.contentsOfDirectory(atPath: ManyFiles.path).sorted())
+        }
+    }
+    Benchmark("file.totalSize.10000:ours", configuration: many) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try await ManyFiles.store.totalSize()) }
+    }
+    Benchmark("file.totalSize.10000:limit", configuration: many) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Limit.totalSize(atPath: ManyFiles.path)) }
+    }
+    Benchmark("file.totalSize.10000:FileManager", configuration: many) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(ManyFiles.fileManagerTotalSize()) }
+    }
+}
+
+/// A store whose folder holds 10,000 files of 100 bytes, made on first use.
+enum ManyFiles {
+    static let store: DiskFileStore = {
+        let store = DiskFileStore(directory: .custom(Scratch.folder("many")), namespace: "many")
+        try? FileManager.default.createDirectory(at: store.folderURL, withIntermediateDirectories: true)
+        let data = Data(repeating: 0x42, count: 100)
+        for index in 0..<10_000 {
+            Limit.writeAtomically(data, toPath: store.folderURL.path + "/file-\(index).bin")
+        }
+        return store
+    }()
+
+    static var path: String { store.folderURL.path }
+
+    /// The sizes of every regular file under the folder, through a FileManager enumerator.
+    static func fileManagerTotalSize() -> Int {
+        let keys: [URLResourceKey] = [.fileSizeKey, .isRegularFileKey]
+        guard let enumerator = FileManager.default.enumerator(at: store.folderURL, includingPropertiesForKeys: keys)
+        else { return 0 }
+        var total = 0
+        for case let url as URL in enumerator {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else {
+                continue
+            }
+            total += values.fileSize ?? 0
+        }
+        return total
+    }
+}

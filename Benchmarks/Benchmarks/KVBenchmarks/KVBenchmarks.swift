@@ -1,0 +1,161 @@
+import Benchmark
+import BenchmarkSupport
+import ForgeKVStore
+import Foundation
+import GRDB
+
+// Key-value stores: ours beside the limit and the peer, per backend. Names are `group:variant`; scripts/benchmarks
+// divides each variant by the group's `limit`.
+
+let benchmarks: @Sendable () -> Void = {
+    let key = KVKey<Profile>("profile")
+    let fast = Benchmark.Configuration.forge(scaling: .kilo, maxIterations: 2_000)
+    let disk = Benchmark.Configuration.forge()
+
+    // MARK: Memory: InMemoryKVStore beside a locked dictionary.
+
+    let memory = InMemoryKVStore()
+    try? memory.set(key, value: .sample)
+    let locked = LockedDictionary<Profile>()
+    locked.set("profile", .sample)
+
+    Benchmark("kv.memory.get:ours", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(memory.get(key)) }
+    }
+    Benchmark("kv.memory.get:limit", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(locked.get("profile")) }
+    }
+    Benchmark("kv.memory.set:ours", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { try memory.set(key, value: .sample) }
+    }
+    Benchmark("kv.memory.set:limit", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { locked.set("profile", .sample) }
+    }
+
+    // MARK: Defaults: UserDefaultsKVStore beside UserDefaults.
+
+    let suite = UserDefaults(suiteName: "forge-storage-benchmarks") ?? .standard
+    let defaults = UserDefaultsKVStore(defaults: suite, domainName: "forge-storage-benchmarks")
+    let countKey = KVKey<Int>("count")
+    try? defaults.set(countKey, value: 42)
+
+    Benchmark("kv.defaults.get:ours", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(defaults.get(countKey)) }
+    }
+    Benchmark("kv.defaults.get:UserDefaults", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(suite.integer(forKey: "count")) }
+    }
+    Benchmark("kv.defaults.set:ours", configuration: fast) { benchmark in
+        for index in benchmark.scaledIterations { try defaults.set(countKey, value: index) }
+    }
+    Benchmark("kv.defaults.set:UserDefaults", configuration: fast) { benchmark in
+        for index in benchmark.scaledIterations { suite.set(index, forKey: "count") }
+    }
+
+    // MARK: Disk: DiskKVStore beside open/read/write/rename, Data(.atomic) and a SQLite table.
+
+    let folder = Scratch.folder("kv-disk")
+    let store = DiskKVStore(directory: .custom(folder), namespace: "bench")
+    try? store.set(key, value: .sample)
+    let limitPath = folder.path + "/limit.json"
+    let dataURL = folder.appendingPathComponent("data.json")
+    let encoded = (try? Codec.encoder.encode(Profile.sample)) ?? Data()
+    Limit.writeAtomically(encoded, toPath: limitPath)
+    try? encoded.write(to: dataURL, options: .atomic)
+    let database = try? makeDatabase(atPath: folder.path + "/kv.sqlite")
+    try? database?
+        .write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)", arguments: ["profile", encoded])
+        }
+
+    Benchmark("kv.disk.get:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(store.get(key)) }
+    }
+    Benchmark("kv.disk.get:limit", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(Limit.readFile(atPath: limitPath).flatMap { try? Codec.decoder.decode(Profile.self, from: $0) })
+        }
+    }
+    Benchmark("kv.disk.get:Data.atomic", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole((try? Data(contentsOf: dataURL)).flatMap { try? Codec.decoder.decode(Profile.self, from: $0) })
+        }
+    }
+    Benchmark("kv.disk.get:GRDB", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try database?
+                .read { db in
+                    try Data.fetchOne(db, sql: "SELECT value FROM kv WHERE key = ?", arguments: ["profile"])
+                }
+            blackHole(data.flatMap { try? Codec.decoder.decode(Profile.self, from: $0) })
+        }
+    }
+    Benchmark("kv.disk.set:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { try store.set(key, value: .sample) }
+    }
+    Benchmark("kv.disk.set:limit", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(Limit.writeAtomically(try Codec.encoder.encode(Profile.sample), toPath: limitPath))
+        }
+    }
+    Benchmark("kv.disk.set:Data.atomic", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            try Codec.encoder.encode(Profile.sample).write(to: dataURL, options: .atomic)
+        }
+    }
+    Benchmark("kv.disk.set:GRDB", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try Codec.encoder.encode(Profile.sample)
+            try database?
+                .write { db in
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)",
+                        arguments: ["profile", data]
+                    )
+                }
+        }
+    }
+
+    // MARK: Reactive: one set seen by 100 observers, beside a locked value and 100 continuations.
+
+    let fanOut = Benchmark.Configuration.forge(scaling: .kilo, maxIterations: 200)
+    let observerCount = 100
+
+    Benchmark("kv.reactive.fanout100:ours", configuration: fanOut) { benchmark in
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let valueKey = KVKey<Int>("value")
+        var iterators = (0..<observerCount).map { _ in reactive.stream(valueKey).makeAsyncIterator() }
+        for index in iterators.indices { _ = await iterators[index].next() }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            try reactive.set(valueKey, value: value)
+            for index in iterators.indices { blackHole(await iterators[index].next()) }
+        }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("kv.reactive.fanout100:limit", configuration: fanOut) { benchmark in
+        let value = LockedDictionary<Int>()
+        let streams = (0..<observerCount).map { _ in AsyncStream<Int?>.makeStream(bufferingPolicy: .unbounded) }
+        var iterators = streams.map { $0.stream.makeAsyncIterator() }
+        benchmark.startMeasurement()
+        for number in benchmark.scaledIterations {
+            value.set("value", number)
+            for stream in streams { stream.continuation.yield(number) }
+            for index in iterators.indices { blackHole(await iterators[index].next()) }
+        }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// A key-value table in a WAL database with `synchronous = NORMAL`: no flush per commit, like the other stores.
+private func makeDatabase(atPath path: String) throws -> DatabasePool {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+    let pool = try DatabasePool(path: path, configuration: configuration)
+    try pool.write { db in
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+    }
+    return pool
+}

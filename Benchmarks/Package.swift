@@ -1,0 +1,73 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// Benchmarks for ForgeStorage: each store operation beside the raw limit (POSIX calls with the same codec and the
+// same durability) and beside the peer a user would pick instead. Run them with `scripts/benchmarks` from the
+// repository root; it writes Benchmarks/Results/.
+let package = Package(
+    name: "ForgeStorageBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ForgeStorage", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        // The limits (raw POSIX reads and writes, the library's JSON settings) and the shared fixtures.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+        ),
+        // One operation in a loop, without the harness, for `valgrind --tool=callgrind` (see its source).
+        .executableTarget(
+            name: "BenchmarkProfiler",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
+                .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "KVBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/KVBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "FileBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
+            ],
+            path: "Benchmarks/FileBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "VaultBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/VaultBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Turns the benchmark tool's Influx CSV export into Benchmarks/Results/results.md and ratios.png.
+
+Benchmark names are `group:variant`. In each group, `limit` is the raw floor (POSIX calls with the same codec and
+durability) and every other variant is shown as a ratio of it; a group without a limit is measured against its
+first peer. Usage: benchmarks-report.py RAW_CSV_FOLDER RESULTS_FOLDER MACHINE_DESCRIPTION
+"""
+
+import csv
+import datetime
+import glob
+import os
+import sys
+
+# The inner loop of these groups runs 1,000 operations per sample (scalingFactor .kilo).
+SCALED_GROUPS = ("kv.memory.", "kv.defaults.", "kv.reactive.")
+# The targets: ours divided by the limit must stay within these.
+TARGETS = {
+    "kv.memory.get": 3.0,
+    "kv.disk.get": 1.3,
+    "kv.disk.set": 1.3,
+    "file.save.1KiB": 1.25,
+    "file.save.64MiB": 1.25,
+    "file.load.1KiB": 1.25,
+    "file.load.64MiB": 1.25,
+    "file.list.10000": 1.5,
+    "file.totalSize.10000": 1.5,
+    "vault.get": 1.3,
+    "vault.set": 1.3,
+}
+ORDER = ["kv.memory", "kv.defaults", "kv.disk", "kv.reactive", "file.save", "file.load", "file.list", "file.totalSize",
+         "vault"]
+
+
+def read_results(folder):
+    """{(group, variant): {metric: p50}} from every CSV the tool wrote."""
+    results = {}
+    for path in glob.glob(os.path.join(folder, "**", "*.csv"), recursive=True):
+        with open(path, newline="") as handle:
+            lines = [line for line in handle if not line.startswith("#")]
+        for row in csv.DictReader(lines):
+            if row.get("percentile") not in ("50.0", "50"):
+                continue
+            test = row["test"].strip('"')
+            if ":" not in test:
+                continue
+            group, variant = test.rsplit(":", 1)
+            scale = 1000 if group.startswith(SCALED_GROUPS) else 1
+            value = float(row["value"]) / scale
+            results.setdefault((group, variant), {})[row["metric"]] = value
+    return results
+
+
+def sort_key(group):
+    for index, prefix in enumerate(ORDER):
+        if group.startswith(prefix):
+            return (index, group)
+    return (len(ORDER), group)
+
+
+def format_time(nanoseconds):
+    if nanoseconds >= 1_000_000:
+        return f"{nanoseconds / 1_000_000:.2f} ms"
+    if nanoseconds >= 1_000:
+        return f"{nanoseconds / 1_000:.2f} µs"
+    return f"{nanoseconds:.0f} ns"
+
+
+def main():
+    raw, out, machine = sys.argv[1], sys.argv[2], sys.argv[3]
+    results = read_results(raw)
+    if not results:
+        sys.exit("no benchmark results found in " + raw)
+    groups = sorted({group for group, _ in results}, key=sort_key)
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    rows = []
+    for group in groups:
+        variants = [variant for g, variant in results if g == group]
+        baseline = "limit" if "limit" in variants else next((v for v in variants if v != "ours"), "ours")
+        base_time = results[(group, baseline)].get("WallClock") or results[(group, baseline)].get("Time(wall clock)")
+        ordered = ["ours"] + (["limit"] if "limit" in variants else []) + sorted(
+            v for v in variants if v not in ("ours", "limit"))
+        for variant in ordered:
+            metrics = results[(group, variant)]
+            time = next((v for k, v in metrics.items() if "wall" in k.lower()), None)
+            allocations = next((v for k, v in metrics.items() if "malloc" in k.lower()), None)
+            ratio = time / base_time if time is not None and base_time else None
+            rows.append((group, variant, baseline, time, ratio, allocations))
+
+    lines = [
+        "# ForgeStorage benchmarks",
+        "",
+        f"Taken {date} on {machine}, by `scripts/benchmarks` (ordo-one/benchmark, release build).",
+        "",
+        "Each operation of ours beside its **limit** (the fewest POSIX calls with the same JSON codec and the same",
+        "durability, or a locked dictionary in memory) and beside the **peer** a team would use instead. Times are",
+        "medians per operation; *ratio* is the variant's time over the group's limit (or, where there is no limit,",
+        "over the first peer). Allocations are mallocs per operation (median).",
+        "",
+        "| operation | variant | time / op | ratio | allocations / op | target | met |",
+        "| --- | --- | ---: | ---: | ---: | ---: | :---: |",
+    ]
+    for group, variant, baseline, time, ratio, allocations in rows:
+        target = TARGETS.get(group) if variant == "ours" else None
+        met = "" if target is None or ratio is None else ("yes" if ratio <= target else "**no**")
+        lines.append(
+            "| {} | {} | {} | {} | {} | {} | {} |".format(
+                group,
+                variant if variant != baseline or variant == "limit" else f"{variant} (baseline)",
+                format_time(time) if time is not None else "–",
+                f"{ratio:.2f}x" if ratio is not None else "–",
+                f"{allocations:.1f}".rstrip("0").rstrip(".") if allocations is not None else "–",
+                f"≤ {target}x" if target else "",
+                met,
+            )
+        )
+    lines += [
+        "",
+        "Peers: `UserDefaults` directly; `Data.write(options: .atomic)` and `Data(contentsOf:)`; a SQLite key-value",
+        "table through GRDB.swift (WAL, `synchronous = NORMAL`, so no flush per commit, like the other stores);",
+        "`FileManager`. Vault limit: `AES.GCM` from swift-crypto plus the same write (temporary file, `fsync`,",
+        "`rename`, `fsync` of the folder). Reactive limit: a locked value and 100 `AsyncStream` continuations, each",
+        "value awaited by every observer.",
+        "",
+        "![Ratios to the limit](ratios.png)",
+        "",
+    ]
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "results.md"), "w") as handle:
+        handle.write("\n".join(lines))
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels, values, colors, targets = [], [], [], []
+    palette = {"ours": "#2b6cb0"}
+    for group, variant, baseline, time, ratio, _ in rows:
+        if ratio is None or variant == baseline:
+            continue
+        labels.append(f"{group} · {variant}")
+        values.append(ratio)
+        colors.append(palette.get(variant, "#a0aec0"))
+        targets.append(TARGETS.get(group) if variant == "ours" else None)
+    height = max(4, 0.32 * len(labels) + 1.5)
+    figure, axis = plt.subplots(figsize=(10, height))
+    positions = list(range(len(labels)))[::-1]
+    axis.barh(positions, values, color=colors)
+    for position, target in zip(positions, targets):
+        if target:
+            axis.plot([target, target], [position - 0.4, position + 0.4], color="#c53030", linewidth=2)
+    for position, value in zip(positions, values):
+        axis.text(value * 1.03, position, f"{value:.2f}x", va="center", fontsize=7)
+    axis.axvline(1.0, color="black", linewidth=0.8)
+    axis.set_xscale("log")
+    axis.set_yticks(positions)
+    axis.set_yticklabels(labels, fontsize=8)
+    axis.set_xlabel("time / limit (log scale; 1 = the limit; red tick = target; blue = ForgeStorage, grey = peer)")
+    axis.set_title(f"ForgeStorage beside the limit and its peers\n{date} · {machine}", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(os.path.join(out, "ratios.png"), dpi=110)
+
+
+if __name__ == "__main__":
+    main()
