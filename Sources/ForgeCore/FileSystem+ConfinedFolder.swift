@@ -45,6 +45,15 @@ extension FileSystem.ConfinedFolder {
     /// Reads the regular file at `components`.
     package func readFile(_ components: [String]) throws(FileSystemError) -> Data {
         let (folder, name) = try split(components)
+        if folder.isEmpty {
+            // A file right in the folder: one `open` of its path, as the folder itself is opened by path below, with
+            // O_NOFOLLOW for the name. A failure goes the long way, which finds the reason.
+            let fd = open(path + "/" + name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                defer { _ = close(fd) }
+                return try FileSystem.readAll(from: fd, path: absolutePath(components))
+            }
+        }
         let directory = try openFolder(folder, create: false)
         defer { _ = close(directory) }
         // O_NONBLOCK: a FIFO planted here must not block the open; it has no effect on regular files.

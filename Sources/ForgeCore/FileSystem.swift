@@ -51,29 +51,30 @@ package enum FileSystem {
 
     /// Reads the whole regular file open at `fd` (which stays open); `path` names it in errors.
     ///
-    /// A folder fails with `EISDIR`, any other kind of file that is not a regular file with `EINVAL`.
-    static func readAll(from fd: Int32, path: String) throws(FileSystemError) -> Data {
+    /// A folder fails with `EISDIR`, any other kind of file that is not a regular file with `EINVAL`. `path` is
+    /// only built when an error needs it.
+    static func readAll(from fd: Int32, path: @autoclosure () -> String) throws(FileSystemError) -> Data {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path, code: errno) }
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path(), code: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
-            throw FileSystemError(.read, path: path, code: code)
+            throw FileSystemError(.read, path: path(), code: code)
         }
-        return try readAll(fd, size: Int(info.st_size), path: path)
+        return try readAll(fd, size: Int(info.st_size), path: path())
     }
 
     /// Reads from the open file `fd` until its end; `size` is the expected size, used to size the buffer.
-    static func readAll(_ fd: Int32, size: Int, path: String) throws(FileSystemError) -> Data {
+    static func readAll(_ fd: Int32, size: Int, path: @autoclosure () -> String) throws(FileSystemError) -> Data {
         // One byte more than the size, so the read that finds the end of the file has room to return 0.
         var capacity = max(size, 0) + 1
-        guard var buffer = malloc(capacity) else { throw FileSystemError(.read, path: path, code: ENOMEM) }
+        guard var buffer = malloc(capacity) else { throw FileSystemError(.read, path: path(), code: ENOMEM) }
         var count = 0
         while true {
             if count == capacity {
                 capacity *= 2
                 guard let grown = realloc(buffer, capacity) else {
                     free(buffer)
-                    throw FileSystemError(.read, path: path, code: ENOMEM)
+                    throw FileSystemError(.read, path: path(), code: ENOMEM)
                 }
                 buffer = grown
             }
@@ -85,7 +86,7 @@ package enum FileSystem {
             } else if errno != EINTR {
                 let code = errno
                 free(buffer)
-                throw FileSystemError(.read, path: path, code: code)
+                throw FileSystemError(.read, path: path(), code: code)
             }
         }
         if count == 0 {
