@@ -21,6 +21,10 @@ struct VaultKeys: Sendable {
     private let itemKey: SymmetricKey
     private let nameKey: SymmetricKey
     private let checkKey: SymmetricKey
+    /// File names already computed, by key: a name costs an HMAC, and an app reads the same few keys again.
+    private let fileNames = LockedState<[String: String]>([:])
+    /// The most names kept; past it the cache starts over, so arbitrary keys cannot grow it without bound.
+    private static let fileNameCacheLimit = 512
 
     private static let checkMessage = Data("forge-crypt.v1.key-check".utf8)
 
@@ -43,11 +47,17 @@ struct VaultKeys: Sendable {
 
     /// The file name of the item stored under `key`: 64 hex digits and ``itemExtension``.
     func fileName(for key: String) -> String {
+        if let name = fileNames.withLock({ $0[key] }) { return name }
         let code = CryptoPrimitives.authenticationCode(
             for: Data(FileNameEncoding.canonicalForm(of: key).utf8),
             using: nameKey
         )
-        return Self.hex(code) + Self.itemExtension
+        let name = Self.hex(code) + Self.itemExtension
+        fileNames.withLock { names in
+            if names.count >= Self.fileNameCacheLimit { names.removeAll(keepingCapacity: true) }
+            names[key] = name
+        }
+        return name
     }
 
     /// The contents of the item file that holds `plaintext` under `key`.
