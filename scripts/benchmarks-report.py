@@ -77,8 +77,11 @@ def main():
     rows = []
     for group in groups:
         variants = [variant for g, variant in results if g == group]
+        if "ours" not in variants:
+            print(f"warning: {group} has no result for ours", file=sys.stderr)
+            continue
         baseline = "limit" if "limit" in variants else next((v for v in variants if v != "ours"), "ours")
-        base_time = results[(group, baseline)].get("WallClock") or results[(group, baseline)].get("Time(wall clock)")
+        base_time = next((v for k, v in results[(group, baseline)].items() if "wall" in k.lower()), None)
         ordered = ["ours"] + (["limit"] if "limit" in variants else []) + sorted(
             v for v in variants if v not in ("ours", "limit"))
         for variant in ordered:
