@@ -3,7 +3,7 @@
 
 Benchmark names are `group:variant`. In each group, `limit` is the raw floor (POSIX calls with the same codec and
 durability) and every other variant is shown as a ratio of it; a group without a limit is measured against its
-first peer. Usage: benchmarks-report.py RAW_CSV_FOLDER RESULTS_FOLDER MACHINE_DESCRIPTION
+first peer. Usage: benchmarks-report.py RAW_CSV_FOLDER RESULTS_FOLDER MACHINE_DESCRIPTION [DATE]
 """
 
 import csv
@@ -72,7 +72,8 @@ def main():
     if not results:
         sys.exit("no benchmark results found in " + raw)
     groups = sorted({group for group, _ in results}, key=sort_key)
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = sys.argv[4] if len(sys.argv) > 4 else datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y-%m-%d %H:%M UTC")
 
     rows = []
     for group in groups:
@@ -161,7 +162,7 @@ def main():
     axis.set_yticks(positions)
     axis.set_yticklabels(labels, fontsize=8)
     axis.set_xlabel("time / limit (log scale; 1 = the limit; red tick = target; blue = ForgeStorage, grey = peer)")
-    axis.set_title(f"ForgeStorage beside the limit and its peers\n{date} · {machine}", fontsize=10)
+    axis.set_title(f"ForgeStorage beside the limit and its peers, {date}\n{machine}", fontsize=9)
     figure.tight_layout()
     figure.savefig(os.path.join(out, "ratios.png"), dpi=110)
 
