@@ -214,8 +214,10 @@ extension FileSystem.ConfinedFolder {
             switch entry.kind {
             case .file:
                 var info = stat()
-                // A file removed since the listing counts as nothing.
-                guard fstatat(fd, entry.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                // A file removed since the listing counts as nothing. `withCString` passes a short name from the
+                // stack, where the implicit conversion would allocate a copy of each.
+                let found = entry.name.withCString { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+                guard found else { continue }
                 if (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
             case .directory:
                 let child = openat(fd, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
