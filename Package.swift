@@ -48,7 +48,10 @@ let package = Package(
         ),
         .target(name: "ForgeStorage", dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt"]),
         // Conformance suites, fault injection and operation logs for tests; imports Swift Testing.
-        .target(name: "ForgeStorageTesting", dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore"]),
+        .target(
+            name: "ForgeStorageTesting",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore"]
+        ),
 
         .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
         .testTarget(name: "ForgeKVStoreTests", dependencies: ["ForgeKVStore", "ForgeCore", "ForgeStorageTesting"]),

@@ -22,7 +22,10 @@ extension CryptStoreError {
             let name = key ?? ""
             switch operation {
             case .read:
-                return CryptStoreError.readFailed(key: name, underlying: fault.systemError(.open, path: name).description)
+                return CryptStoreError.readFailed(
+                    key: name,
+                    underlying: fault.systemError(.open, path: name).description
+                )
             case .write:
                 return CryptStoreError.writeFailed(
                     key: name,

@@ -1,8 +1,10 @@
 internal import ForgeCore
 
 extension FileStoreError {
-    /// The error ``DiskFileStore`` throws when `operation` on `path` fails as `fault` says, or the test's own
-    /// error. An empty path stands for the whole store, as in the disk store's errors.
+    /// The error ``DiskFileStore`` throws when `operation` on `path` fails as `fault` says.
+    ///
+    /// A `.error` fault is the test's own error, returned as it is. An empty path stands for the whole store,
+    /// as in the disk store's errors.
     static func injected(_ fault: InjectedFault, _ operation: Operation, path: String) -> any Error {
         if case .error(let error) = fault { return error }
         let call: FileSystemError.Operation =

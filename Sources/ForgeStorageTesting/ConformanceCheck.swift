@@ -53,7 +53,9 @@ extension Sequence {
     /// Runs every check against a fresh subject from `makeSubject`, and records an issue naming the check
     /// when one throws, so every check runs.
     ///
-    /// - Parameter makeSubject: Makes a fresh, empty store for each check.
+    /// - Parameters:
+    ///   - makeSubject: Makes a fresh, empty store for each check.
+    ///   - sourceLocation: Where to report a check that throws.
     func runEach<Subject>(
         _ makeSubject: () async throws -> Subject,
         sourceLocation: SourceLocation

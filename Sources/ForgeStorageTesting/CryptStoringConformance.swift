@@ -31,14 +31,26 @@ public enum CryptStoringConformance {
             Check("get returns nil and contains is false when nothing is stored", getReturnsNilWhenNothingIsStored),
             Check("strings, data and Codable values round-trip", roundTripsStringsDataAndCodableValues),
             Check("set replaces the previous secret", setReplacesThePreviousSecret),
-            Check("delete removes only that key and succeeds when it is missing", deleteRemovesOnlyThatKeyAndSucceedsWhenMissing),
+            Check(
+                "delete removes only that key and succeeds when it is missing",
+                deleteRemovesOnlyThatKeyAndSucceedsWhenMissing
+            ),
             Check("contains tracks existence", containsTracksExistence),
             Check("deleteAll clears this store only and the store stays usable", deleteAllClearsThisStoreOnly),
             Check("canonically equivalent key names are one key", canonicallyEquivalentKeyNamesAreOneKey),
             Check("hostile key names are ordinary distinct keys", hostileKeyNamesAreOrdinaryDistinctKeys),
-            Check("reading with another type throws decodingFailed and keeps the secret", readingWithAnotherTypeThrowsAndKeepsTheSecret),
-            Check("a value that cannot be encoded is refused and the old one kept", aValueThatCannotBeEncodedIsRefusedAndTheOldOneKept),
-            Check("another handle on the same storage sees the same secrets", anotherHandleOnTheSameStorageSeesTheSameSecrets),
+            Check(
+                "reading with another type throws decodingFailed and keeps the secret",
+                readingWithAnotherTypeThrowsAndKeepsTheSecret
+            ),
+            Check(
+                "a value that cannot be encoded is refused and the old one kept",
+                aValueThatCannotBeEncodedIsRefusedAndTheOldOneKept
+            ),
+            Check(
+                "another handle on the same storage sees the same secrets",
+                anotherHandleOnTheSameStorageSeesTheSameSecrets
+            ),
             Check("concurrent writes of distinct keys all land", concurrentWritesOfDistinctKeysAllLand),
         ]
     }

@@ -30,20 +30,38 @@ public enum FileStoringConformance {
             Check("a 48 MiB file round-trips", a48MiBFileRoundTrips),
             Check("exists tells files from folders and missing paths", existsTellsFilesFromFoldersAndMissingPaths),
             Check("save replaces the file by default", saveReplacesByDefault),
-            Check("save without overwrite refuses an existing file and keeps it", overwriteFalseRefusesAnExistingFileAndKeepsIt),
+            Check(
+                "save without overwrite refuses an existing file and keeps it",
+                overwriteFalseRefusesAnExistingFileAndKeepsIt
+            ),
             Check("load of a missing file throws notFound", loadOfAMissingFileThrowsNotFound),
-            Check("delete removes the file and throws notFound when it is missing", deleteRemovesTheFileAndThrowsNotFoundWhenMissing),
+            Check(
+                "delete removes the file and throws notFound when it is missing",
+                deleteRemovesTheFileAndThrowsNotFoundWhenMissing
+            ),
             Check("a path is never a file and a folder at once", aPathIsNeverAFileAndAFolderAtOnce),
-            Check("list shows the direct entries sorted, folders ending in a slash", listShowsTheDirectEntriesSortedWithFoldersEndingInASlash),
+            Check(
+                "list shows the direct entries sorted, folders ending in a slash",
+                listShowsTheDirectEntriesSortedWithFoldersEndingInASlash
+            ),
             Check("list of a folder that holds nothing is empty", listOfAFolderThatHoldsNothingIsEmpty),
-            Check("deleting the last file of a folder removes the folder", deletingTheLastFileOfAFolderRemovesTheFolder),
+            Check(
+                "deleting the last file of a folder removes the folder",
+                deletingTheLastFileOfAFolderRemovesTheFolder
+            ),
             Check("totalSize sums every file", totalSizeSumsEveryFile),
-            Check("deleteAll clears everything and the store stays usable", deleteAllClearsEverythingAndTheStoreStaysUsable),
+            Check(
+                "deleteAll clears everything and the store stays usable",
+                deleteAllClearsEverythingAndTheStoreStaysUsable
+            ),
             Check("canonically equivalent spellings name one file", canonicallyEquivalentSpellingsNameOneFile),
             Check("unusual but valid names work", unusualButValidNamesWork),
             Check("concurrent saves to different paths all land", concurrentSavesToDifferentPathsAllLand),
             Check("concurrent saves to one path leave one whole version", concurrentSavesToOnePathLeaveOneWholeVersion),
-            Check("concurrent saves without overwrite let exactly one win", concurrentSavesWithoutOverwriteLetExactlyOneWin),
+            Check(
+                "concurrent saves without overwrite let exactly one win",
+                concurrentSavesWithoutOverwriteLetExactlyOneWin
+            ),
         ]
     }
 
@@ -166,7 +184,8 @@ extension FileStoringConformance {
         #expect(try await store.load("plain.txt") == Data("y".utf8))
     }
 
-    private static func listShowsTheDirectEntriesSortedWithFoldersEndingInASlash(_ store: any FileStoring) async throws {
+    private static func listShowsTheDirectEntriesSortedWithFoldersEndingInASlash(_ store: any FileStoring) async throws
+    {
         try await store.save(Data("b".utf8), to: "docs/b.txt")
         try await store.save(Data("a".utf8), to: "docs/a.txt")
         try await store.save(Data("d".utf8), to: "docs/drafts/d.txt")

@@ -33,7 +33,10 @@ public enum KVStoringConformance {
             Check("removing an unset key succeeds", removingAnUnsetKeySucceeds),
             Check("removeAll clears every key and the store stays usable", removeAllClearsEveryKey),
             Check("removeAll on an empty store succeeds", removeAllOnAnEmptyStoreSucceeds),
-            Check("a value that cannot be encoded throws encodingFailed and keeps the stored value", unencodableValueThrowsAndKeepsTheStoredValue),
+            Check(
+                "a value that cannot be encoded throws encodingFailed and keeps the stored value",
+                unencodableValueThrowsAndKeepsTheStoredValue
+            ),
             Check("a value of another type reads as nil", valueOfAnotherTypeReadsAsNil),
             Check("hostile keys are distinct and round-trip", hostileKeysAreDistinctAndRoundTrip),
             Check("canonically equivalent keys are one key", canonicallyEquivalentKeysAreOneKey),

@@ -39,6 +39,7 @@ public final class OperationLog: Sendable {
     /// The logged calls of `operation`.
     ///
     /// - Parameter operation: The operation to keep.
+    /// - Returns: The entries of that operation, oldest first.
     public func entries(_ operation: StoreOperation) -> [LoggedOperation] {
         entries.filter { $0.operation == operation }
     }
@@ -46,6 +47,7 @@ public final class OperationLog: Sendable {
     /// The logged calls on the store labelled `store`.
     ///
     /// - Parameter store: The store's label.
+    /// - Returns: The entries of that store, oldest first.
     public func entries(in store: String) -> [LoggedOperation] {
         entries.filter { $0.store == store }
     }

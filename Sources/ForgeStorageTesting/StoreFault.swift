@@ -36,13 +36,14 @@ public struct StoreFault: Sendable {
     /// A fault that fails the next `count` matching operations, then lets them run.
     ///
     /// - Parameters:
-    ///   - count: How many operations fail; 1 by default.
     ///   - operations: The operations that fail.
+    ///   - count: How many operations fail; 1 by default.
     ///   - target: The key or path they fail for; nil for all.
     ///   - failure: How they fail.
+    /// - Returns: The fault.
     public static func next(
-        _ count: Int = 1,
         _ operations: StoreOperations,
+        times count: Int = 1,
         at target: String? = nil,
         with failure: StoreFailure
     ) -> StoreFault {
@@ -55,6 +56,7 @@ public struct StoreFault: Sendable {
     ///   - operations: The operations that fail.
     ///   - target: The key or path they fail for; nil for all.
     ///   - failure: How they fail.
+    /// - Returns: The fault.
     public static func always(
         _ operations: StoreOperations,
         at target: String? = nil,

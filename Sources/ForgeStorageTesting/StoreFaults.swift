@@ -50,17 +50,17 @@ public final class StoreFaults: Sendable {
     /// Fails the next `count` of `operations` on `target` (every key or path when nil) with `failure`.
     ///
     /// - Parameters:
-    ///   - count: How many operations fail; 1 by default.
     ///   - operations: The operations that fail.
+    ///   - count: How many operations fail; 1 by default.
     ///   - target: The key or path they fail for; nil for all.
     ///   - failure: How they fail.
     public func failNext(
-        _ count: Int = 1,
         _ operations: StoreOperations,
+        times count: Int = 1,
         at target: String? = nil,
         with failure: StoreFailure
     ) {
-        add(.next(count, operations, at: target, with: failure))
+        add(.next(operations, times: count, at: target, with: failure))
     }
 
     /// Fails every one of `operations` on `target` (every key or path when nil) with `failure`, until
