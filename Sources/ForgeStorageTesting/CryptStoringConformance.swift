@@ -2,7 +2,7 @@ public import ForgeCrypt
 internal import Foundation
 public import Testing
 
-/// The behaviour every ``CryptStoring`` shares: the suite the package runs against each of its secret stores,
+/// The behaviour every `CryptStoring` shares: the suite the package runs against each of its secret stores,
 /// ready to run against yours.
 ///
 /// Each check gets a fresh, empty ``Subject``: the store, and where the store has them, a way to open a

@@ -2,7 +2,7 @@ public import ForgeFileStore
 internal import Foundation
 public import Testing
 
-/// The behaviour every ``FileStoring`` shares: the suite the package runs against each of its file stores,
+/// The behaviour every `FileStoring` shares: the suite the package runs against each of its file stores,
 /// ready to run against yours.
 ///
 /// Each check gets a fresh, empty store. Run each check as a test case of its own:

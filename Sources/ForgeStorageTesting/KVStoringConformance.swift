@@ -2,7 +2,7 @@ public import ForgeKVStore
 internal import Foundation
 public import Testing
 
-/// The behaviour every ``KVStoring`` shares: the suite the package runs against each of its key-value stores,
+/// The behaviour every `KVStoring` shares: the suite the package runs against each of its key-value stores,
 /// ready to run against yours.
 ///
 /// Each check gets a fresh, empty store. Run each check as a test case of its own:

@@ -4,14 +4,14 @@ internal import ForgeCore
 ///
 /// Each realistic failure surfaces as the typed error the real store throws for it:
 ///
-/// | Failure | ``ForgeKVStore/InMemoryKVStore`` (as ``ForgeKVStore/DiskKVStore``) | ``ForgeFileStore/InMemoryFileStore`` (as ``ForgeFileStore/DiskFileStore``) | ``ForgeCrypt/InMemoryCrypt`` |
+/// | Failure | `InMemoryKVStore` (as `DiskKVStore`) | `InMemoryFileStore` (as `DiskFileStore`) | `InMemoryCrypt` |
 /// |---|---|---|---|
 /// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed`, "No space left on device" | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed` and the like, as the vault |
 /// | ``permissionDenied`` | the same cases, "Permission denied" | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed`, as the vault |
 /// | ``deviceLocked`` | the same cases, "Operation not permitted" (data protection) | `.permissionDenied`, as data protection refuses to open the file | `notAccessibleNow(key:)`, as the Keychain |
 /// | ``corruptData`` | a read returns nil, as a disk store reads a damaged file | `load` returns the first half of the file (a torn copy), which `loadJSON` refuses with `decodingFailed` | `get` throws `tamperedItem(key:)` when a secret is stored |
 ///
-/// ``ForgeKVStore/KVStoring/get(_:)`` and `contains` do not throw, so a fault on them shows as a disk shows
+/// `KVStoring.get(_:)` and `contains` do not throw, so a fault on them shows as a disk shows
 /// it: any read fault makes `get` return nil. A fault on `contains` or `exists` (``StoreOperation/exists``)
 /// makes it return false for ``permissionDenied`` and ``error(_:)``, and changes nothing for the others (a
 /// full disk, a locked device and a damaged file leave the file's existence readable); `InMemoryCrypt`'s

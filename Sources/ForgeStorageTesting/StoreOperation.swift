@@ -2,7 +2,7 @@ internal import ForgeCore
 
 /// What a call on an in-memory store does, as the operation log records it and faults select it.
 public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
-    /// `get` (``ForgeKVStore/KVStoring``, ``ForgeCrypt/CryptStoring``) or `load` (``ForgeFileStore/FileStoring``).
+    /// `get` (`KVStoring`, `CryptStoring`) or `load` (`FileStoring`).
     case read
     /// `contains` or `exists`.
     case exists
