@@ -62,6 +62,9 @@ public enum FileStoringConformance {
                 "concurrent saves without overwrite let exactly one win",
                 concurrentSavesWithoutOverwriteLetExactlyOneWin
             ),
+            Check("invalid paths are refused and nothing is touched", invalidPathsAreRefusedAndNothingIsTouched),
+            Check("invalid folder paths are refused by list", invalidFolderPathsAreRefusedByList),
+            Check("the invalid path error says why", theInvalidPathErrorSaysWhy),
         ]
     }
 
@@ -315,5 +318,67 @@ extension FileStoringConformance {
         }
         #expect(outcomes.filter { $0 }.count == 1)
         #expect(try await store.load("once.bin").count == 1)
+    }
+
+    /// Paths every store refuses with `invalidPath`.
+    static let invalidPaths: [String] = [
+        "",
+        "/etc/passwd",
+        "/",
+        "../escape.txt",
+        "docs/../../escape.txt",
+        "docs/..",
+        "./file.txt",
+        "docs/./file.txt",
+        "docs//file.txt",
+        "docs/",
+        "nul\u{0}byte.txt",
+        String(repeating: "n", count: 256),
+        String(repeating: "é", count: 128),
+        String(repeating: "abcdefgh/", count: 120) + "file",
+        ".x.forge-tmp-123-abc",
+        "docs/.x.forge-tmp-123-abc",
+    ]
+
+    private static func invalidPathsAreRefusedAndNothingIsTouched(_ store: any FileStoring) async throws {
+        try await store.save(Data("keep".utf8), to: "keep.txt")
+        for path in invalidPaths {
+            await expectInvalidPath(path) { try await store.save(Data("x".utf8), to: path) }
+            await expectInvalidPath(path) { try await store.save(Data("x".utf8), to: path, overwrite: false) }
+            await expectInvalidPath(path) { _ = try await store.load(path) }
+            await expectInvalidPath(path) { try await store.delete(path) }
+            await expectInvalidPath(path) { try await store.saveJSON(["a": 1], to: path) }
+            #expect(!store.exists(path), "path \(path.debugDescription)")
+        }
+        #expect(try await store.list(in: "") == ["keep.txt"])
+        #expect(try await store.totalSize() == 4)
+    }
+
+    private static func invalidFolderPathsAreRefusedByList(_ store: any FileStoring) async throws {
+        for folder in ["/", "/docs", "../up", "docs/..", "a//b", "docs//", "n\u{0}"] {
+            await expectInvalidPath(folder) { _ = try await store.list(in: folder) }
+        }
+    }
+
+    private static func theInvalidPathErrorSaysWhy(_ store: any FileStoring) async throws {
+        let error = await #expect(throws: FileStoreError.self) { try await store.load("a/../b") }
+        #expect(error?.errorDescription?.contains("'..'") == true)
+        #expect(error?.path == "a/../b")
+    }
+
+    private static func expectInvalidPath(
+        _ path: String,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async {
+        do {
+            try await body()
+            Issue.record("'\(path)' was accepted", sourceLocation: sourceLocation)
+        } catch FileStoreError.invalidPath(let reported, let reason) {
+            #expect(reported == path, sourceLocation: sourceLocation)
+            #expect(!reason.isEmpty, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("'\(path)' failed with \(error), not invalidPath", sourceLocation: sourceLocation)
+        }
     }
 }

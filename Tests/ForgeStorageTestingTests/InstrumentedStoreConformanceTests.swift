@@ -40,7 +40,7 @@ struct InstrumentedStoreConformanceTests {
             KVStoringConformance.checks.map(\.name) + FileStoringConformance.checks.map(\.name)
             + CryptStoringConformance.checks.map(\.name)
         #expect(KVStoringConformance.checks.count == 13)
-        #expect(FileStoringConformance.checks.count == 19)
+        #expect(FileStoringConformance.checks.count == 22)
         #expect(CryptStoringConformance.checks.count == 12)
         #expect(Set(KVStoringConformance.checks.map(\.name)).count == 13)
         #expect(names.allSatisfy { $0.first?.isLowercase == true && !$0.hasSuffix(".") })
