@@ -16,8 +16,9 @@ internal import ForgeCore
 /// #expect(files.exists("avatars/current.jpg"))
 /// ```
 ///
-/// It cannot fail the way a disk fails (full, or read-only), and it tells `A.txt` and `a.txt` apart
-/// everywhere, as a case-sensitive volume does.
+/// On its own it never fails the way a disk fails (full, or read-only); ForgeStorageTesting's
+/// `InMemoryFileStore(faults:)` makes it fail on cue with the errors ``DiskFileStore`` throws. It tells
+/// `A.txt` and `a.txt` apart everywhere, as a case-sensitive volume does.
 public final class InMemoryFileStore: Sendable {
     private let state = LockedState(State())
     /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
