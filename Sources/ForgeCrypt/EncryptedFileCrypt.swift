@@ -89,7 +89,7 @@ public struct EncryptedFileCrypt: Sendable {
         } catch {
             throw CryptStoreError.openFailed(path: folderPath, underlying: error.description)
         }
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folderPath)
+        FileSystem.removeLeftoversOnce(inFolder: folderPath)
         self.keys = try Self.openVault(
             atPath: folderPath,
             masterKey: masterKey,
@@ -175,8 +175,15 @@ extension EncryptedFileCrypt: CryptStoring {
     /// Returns true when the vault holds an item for `key`.
     ///
     /// The item is not decrypted: ``get(_:)`` tells whether it is intact.
+    ///
+    /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the vault cannot tell, for example
+    ///   when its folder cannot be read: that never reads as "not stored".
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
-        FileSystem.regularFileExists(atPath: itemPath(for: key.key))
+        do {
+            return try FileSystem.isRegularFile(atPath: itemPath(for: key.key))
+        } catch {
+            throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
+        }
     }
 
     /// Removes every item of the vault; the vault itself (its header) stays, so the store remains usable.

@@ -68,15 +68,13 @@ public struct DiskFileStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let baseURL = directory.resolvedURL()
         let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = baseURL.appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
         var options = FileSystem.WriteOptions()
         options.protection = fileProtection
         self.folder = FileSystem.ConfinedFolder(path: folderURL.path, options: options)
 
-        folder.removeOrphanedTemporaryFiles()
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: baseURL.path, forName: folderName)
+        FileSystem.removeLeftoversOnce(inFolder: folder.path)
     }
 
     /// The URL of the file at `path`, for APIs that take a URL (sharing, previews).
