@@ -76,8 +76,7 @@ public struct EncryptedFileCrypt: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.folderURL(forNamespace: namespace)
         let folderPath = folderURL.path
         self.folderPath = folderPath
         do {

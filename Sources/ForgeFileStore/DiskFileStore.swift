@@ -68,8 +68,7 @@ public struct DiskFileStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.folderURL(forNamespace: namespace)
         var options = FileSystem.WriteOptions()
         options.protection = fileProtection
         self.folder = FileSystem.ConfinedFolder(path: folderURL.path, options: options)

@@ -65,8 +65,7 @@ public struct DiskKVStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.folderURL(forNamespace: namespace)
         self.folderPath = folderURL.path
         FileSystem.removeLeftoversOnce(inFolder: folderPath)
     }
