@@ -51,7 +51,7 @@ public struct DiskKVStore: Sendable {
     /// processes that crashed while writing.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The folder name for this store's values. Any string: it is escaped like a key, so
     ///     namespaces never share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
