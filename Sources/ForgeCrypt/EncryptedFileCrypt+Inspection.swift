@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import ForgeCore
 
 /// Looking at a vault from outside, for tools that inspect a data folder (such as the `forge inspect`
