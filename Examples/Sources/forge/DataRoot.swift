@@ -40,6 +40,22 @@ struct DataRoot {
             .sorted()
     }
 
+    /// The names of the files directly in the folder, beside the namespaces (such as the demo's key file).
+    func looseFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return
+            names.filter { name in
+                var isFolder: ObjCBool = false
+                return !name.hasPrefix(".")
+                    && FileManager.default.fileExists(
+                        atPath: url.appendingPathComponent(name).path,
+                        isDirectory: &isFolder
+                    )
+                    && !isFolder.boolValue
+            }
+            .sorted()
+    }
+
     /// The namespace's kind.
     ///
     /// - Throws: ``ForgeError/unknownNamespace(_:root:known:)`` when the folder holds no such namespace.

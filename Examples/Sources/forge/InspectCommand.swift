@@ -95,6 +95,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     static func text(root: DataRoot, reports: [NamespaceReport]) -> String {
         var lines = ["\(root.path)"]
+        let looseFiles = root.looseFiles()
+        if !looseFiles.isEmpty { lines.append("  files beside the stores: \(looseFiles.joined(separator: ", "))") }
         if reports.isEmpty { lines.append("  (no stores)") }
         for report in reports {
             lines.append("")
@@ -147,7 +149,8 @@ struct InspectCommand: AsyncParsableCommand {
             return object
         }
         let data = try JSONSerialization.data(
-            withJSONObject: ["root": root.path, "namespaces": namespaces] as [String: Any],
+            withJSONObject: ["root": root.path, "namespaces": namespaces, "otherFiles": root.looseFiles()]
+                as [String: Any],
             options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         )
         return String(decoding: data, as: UTF8.self)
