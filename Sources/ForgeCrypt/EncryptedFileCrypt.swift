@@ -60,7 +60,7 @@ public struct EncryptedFileCrypt: Sendable {
     /// writers. Open the store once and share it: it is a `Sendable` value.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The vault folder's name. Any string: it is escaped so it never leaves `directory`.
     ///   - masterKey: The key that opens the vault; see ``MasterKey``.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.

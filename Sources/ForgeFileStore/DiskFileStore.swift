@@ -56,7 +56,7 @@ public struct DiskFileStore: Sendable {
     /// once.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The folder name for this store's files. Any string: it is escaped, so namespaces never
     ///     share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.

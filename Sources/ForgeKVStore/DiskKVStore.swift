@@ -53,7 +53,7 @@ public struct DiskKVStore: Sendable {
     /// temporary files that processes which crashed while writing left in it.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The folder name for this store's values. Any string: it is escaped like a key, so
     ///     namespaces never share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
