@@ -101,17 +101,23 @@ package enum FileSystem {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The status of `path`, without following a final symbolic link; nil when nothing is there.
+    package static func status(atPath path: String) throws(FileSystemError) -> stat? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw FileSystemError(.stat, path: path, code: code)
+        }
+        return info
+    }
+
     /// Whether a regular file is at `path` (a final symbolic link is not followed).
     ///
     /// - Throws: when the system cannot tell, for example when a folder on the way may not be searched:
     ///   that is never reported as "no file".
     package static func isRegularFile(atPath path: String) throws(FileSystemError) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return false }
-            throw FileSystemError(.stat, path: path, code: code)
-        }
+        guard let info = try status(atPath: path) else { return false }
         return (info.st_mode & S_IFMT) == S_IFREG
     }
 
