@@ -32,7 +32,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TaskFlowTests",
-            dependencies: ["TaskFlow", .product(name: "ForgeStorage", package: "ForgeStorage")]
+            dependencies: [
+                "TaskFlow",
+                .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
+            ]
         ),
         .testTarget(
             name: "ForgeToolTests",

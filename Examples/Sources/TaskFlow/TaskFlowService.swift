@@ -33,7 +33,20 @@ public final class TaskFlowService: Sendable {
         try keychain.contains(AuthKeys.accessToken)
     }
 
+    /// What ``launch()`` finds.
+    public enum Session: Sendable, Equatable {
+        /// A token is stored: the user is signed in.
+        case loggedIn
+        /// No token is stored: the user is signed out, and what a session left behind is cleared.
+        case loggedOut
+        /// The secret store cannot be read until the device is unlocked: ask again later, sign nobody out.
+        case waitingForUnlock
+    }
+
     /// Signs a user in: stores the token, the avatar and the onboarding flag.
+    ///
+    /// A login that fails half-way removes what it stored before rethrowing, so a failed login (a full
+    /// disk, say) never leaves a token without its avatar.
     ///
     /// - Parameters:
     ///   - token: The access token to keep secret.
@@ -41,8 +54,16 @@ public final class TaskFlowService: Sendable {
     /// - Throws: The error of the first store that fails.
     public func login(token: String, avatar: Data) async throws {
         try keychain.set(token, for: AuthKeys.accessToken)
-        try await files.save(avatar, to: Self.avatarPath)
-        try preferences.set(TaskKeys.onboarding, value: true)
+        var savedAvatar = false
+        do {
+            try await files.save(avatar, to: Self.avatarPath)
+            savedAvatar = true
+            try preferences.set(TaskKeys.onboarding, value: true)
+        } catch {
+            if savedAvatar { try? await files.delete(Self.avatarPath) }
+            try? keychain.delete(AuthKeys.accessToken)
+            throw error
+        }
     }
 
     /// Signs the user out: removes every secret, file and setting of the three stores.
@@ -52,5 +73,23 @@ public final class TaskFlowService: Sendable {
         try keychain.deleteAll()
         try await files.deleteAll()
         try preferences.removeAll()
+    }
+
+    /// Finds out at launch whether the user is signed in.
+    ///
+    /// No token means signed out, and clears what is left. A locked device is not a sign-out: the token is
+    /// there, just not readable yet.
+    ///
+    /// - Throws: The error of a store that fails for another reason.
+    public func launch() async throws -> Session {
+        do {
+            guard try keychain.get(AuthKeys.accessToken) != nil else {
+                try await logout()
+                return .loggedOut
+            }
+            return .loggedIn
+        } catch CryptStoreError.notAccessibleNow {
+            return .waitingForUnlock
+        }
     }
 }

@@ -1,8 +1,7 @@
-import ForgeCrypt
-import ForgeFileStore
-import ForgeKVStore
+import ForgeStorage
 import ForgeStorageTesting
 import Foundation
+import TaskFlow
 import Testing
 
 /// The "Testing failure paths" walkthrough: a full disk during login, a locked device during launch.
