@@ -48,7 +48,7 @@ public struct DiskKVStore: Sendable {
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
     /// The folder is created on the first write. Creating the store removes temporary files left in it by
-    /// processes that crashed while writing.
+    /// processes that crashed while writing, and finishes a ``removeAll()`` that a crash interrupted.
     ///
     /// - Parameters:
     ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
@@ -63,10 +63,13 @@ public struct DiskKVStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
+        let baseURL = directory.resolvedURL()
         let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = baseURL.appendingPathComponent(folderName, isDirectory: true)
         self.folderPath = folderURL.path
         FileSystem.removeOrphanedTemporaryFiles(inDirectory: folderPath)
+        // The hidden folder of a `removeAll()` that crashed lies beside the namespace folder.
+        FileSystem.removeOrphanedTemporaryFiles(inDirectory: baseURL.path, forName: folderName)
     }
 
     /// The file that holds (or would hold) `key`'s value, when the key's escaped name fits a file name.
