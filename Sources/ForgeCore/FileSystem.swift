@@ -121,11 +121,31 @@ package enum FileSystem {
     /// hard-linked to it when ``WriteOptions/replaceExisting`` is false, which fails with `EEXIST` if
     /// `path` exists). Missing parent folders are created. Unless ``WriteOptions/synchronize`` is set the
     /// data is not flushed: a process crash keeps the old or the new file, while a power loss may lose the
-    /// most recent writes.
+    /// most recent writes. A write whose folder is removed while it runs (by ``removeDirectoryTree(atPath:)``)
+    /// goes again, into a new folder.
     package static func writeAtomically(
         _ data: Data,
         toPath path: String,
         options: WriteOptions = WriteOptions()
+    ) throws(FileSystemError) {
+        var attempts = 0
+        while true {
+            do {
+                try writeAtomicallyOnce(data, toPath: path, options: options)
+                return
+            } catch {
+                attempts += 1
+                // ENOENT after the folder was made means it was moved away meanwhile (a concurrent
+                // `removeDirectoryTree` of the folder), taking the temporary file with it: go again.
+                guard error.code == ENOENT && attempts < 8 else { throw error }
+            }
+        }
+    }
+
+    private static func writeAtomicallyOnce(
+        _ data: Data,
+        toPath path: String,
+        options: WriteOptions
     ) throws(FileSystemError) {
         let temporaryPath = temporaryPath(for: path)
         var fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.permissions)
@@ -392,8 +412,17 @@ package enum FileSystem {
             throw FileSystemError(.list, path: path, code: errno)
         }
         defer { _ = close(fd) }
-        try removeContents(ofDirectory: fd, path: path)
-        guard rmdir(path) == 0 || errno == ENOENT else { throw FileSystemError(.remove, path: path, code: errno) }
+        var attempts = 0
+        while true {
+            try removeContents(ofDirectory: fd, path: path)
+            if rmdir(path) == 0 || errno == ENOENT { return }
+            let code = errno
+            attempts += 1
+            // A writer that looked the folder up just before it was renamed may still have added a file.
+            guard code == ENOTEMPTY || code == EEXIST, attempts < 8 else {
+                throw FileSystemError(.remove, path: path, code: code)
+            }
+        }
     }
 
     // MARK: Leftovers
