@@ -47,10 +47,25 @@ let package = Package(
         ),
         .target(name: "ForgeStorage", dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt"]),
 
-        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
-        .testTarget(name: "ForgeKVStoreTests", dependencies: ["ForgeKVStore", "ForgeCore"]),
-        .testTarget(name: "ForgeFileStoreTests", dependencies: ["ForgeFileStore", "ForgeCore"]),
-        .testTarget(name: "ForgeCryptTests", dependencies: ["ForgeCrypt", "ForgeCore"]),
+        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"]),
+        .testTarget(name: "ForgeKVStoreTests", dependencies: ["ForgeKVStore", "ForgeCore", "ForgeTestSupport"]),
+        .testTarget(name: "ForgeFileStoreTests", dependencies: ["ForgeFileStore", "ForgeCore", "ForgeTestSupport"]),
+        .testTarget(name: "ForgeCryptTests", dependencies: ["ForgeCrypt", "ForgeCore", "ForgeTestSupport"]),
+
+        // Test-only helpers (seeded generator, hostile names, crash plan, small volumes); not a product.
+        .target(name: "ForgeTestSupport", path: "Tests/ForgeTestSupport"),
+        // The child process the crash tests kill while it writes to every disk store; not a product.
+        .executableTarget(
+            name: "ForgeCrashWriter",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeTestSupport"],
+            path: "Tests/ForgeCrashWriter"
+        ),
+        .testTarget(
+            name: "ForgeReliabilityTests",
+            dependencies: [
+                "ForgeCrashWriter", "ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore", "ForgeTestSupport",
+            ]
+        ),
     ]
 )
 
