@@ -25,7 +25,7 @@ struct CryptStoringConcurrencyTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {
-                    for step in 0..<60 {
+                    for step in 0..<40 {
                         let key = keys[(task &* 7 &+ step) % keys.count]
                         switch (task &+ step &* 3) % 10 {
                         case 0..<3:
@@ -37,7 +37,7 @@ struct CryptStoringConcurrencyTests {
                         case 8:
                             _ = try store.contains(key)
                         default:
-                            if step % 20 == 0 { try store.deleteAll() }
+                            if step % 5 == 0 { try store.deleteAll() }
                         }
                     }
                 }

@@ -60,7 +60,7 @@ struct FileStoringConcurrencyTests {
             case 10:
                 _ = store.exists(path)
             default:
-                if number % 20 == 0 { try await store.deleteAll() }
+                if number % 4 == 0 { try await store.deleteAll() }
             }
         } catch FileStoreError.notFound, FileStoreError.alreadyExists {
             // Another task deleted the file, or saved it first.

@@ -23,7 +23,7 @@ struct KVStoringConcurrencyTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<12 {
                     group.addTask {
-                        for step in 0..<150 {
+                        for step in 0..<100 {
                             let key = keys[(task &* 7 &+ step) % keys.count]
                             switch (task &+ step &* 3) % 10 {
                             case 0..<4:
@@ -33,7 +33,7 @@ struct KVStoringConcurrencyTests {
                             case 8:
                                 try store.remove(key)
                             default:
-                                if step % 30 == 0 { try store.removeAll() } else { _ = store.contains(key) }
+                                if step % 6 == 0 { try store.removeAll() } else { _ = store.contains(key) }
                             }
                         }
                     }

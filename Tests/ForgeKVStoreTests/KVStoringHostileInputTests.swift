@@ -13,7 +13,7 @@ struct KVStoringHostileInputTests {
             var generator = SeededGenerator(seed: 0xBAD_C0DE)
             // Keyed as Swift compares strings: canonically equivalent spellings are one key by design.
             var model: [String: Int] = [:]
-            for index in 0..<600 {
+            for index in 0..<300 {
                 let key = HostileNames.string(using: &generator)
                 try store.set(KVKey<Int>(key), value: index)
                 model[key] = index
@@ -86,7 +86,7 @@ struct KVStoringHostileInputTests {
             var generator = SeededGenerator(seed: 0x7A7E)
 
             var damaged: [Data] = (0..<whole.count).map { whole.prefix($0) }
-            damaged += (0..<100).map { _ in Data(generator.bytes(1...300)) }
+            damaged += (0..<40).map { _ in Data(generator.bytes(1...300)) }
             damaged += ["null", "[]", "{}", "42", "\"text\"", "{\"key\": 1, \"value\": 2}"].map { Data($0.utf8) }
             for bytes in damaged {
                 try bytes.write(to: file)
