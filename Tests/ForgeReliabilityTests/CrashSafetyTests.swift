@@ -30,7 +30,7 @@ struct CrashSafetyTests {
                 let firstGeneration = (harness.generations.compactMap { $0 }.max() ?? -1) + 1
                 let child = try Process.run(writer, arguments: [folder.path, String(firstGeneration)])
                 // The moment of the kill is the test's random input; nothing waits for a result here.
-                usleep(UInt32.random(in: 0...150_000, using: &generator))
+                usleep(UInt32.random(in: 0...100_000, using: &generator))
                 kill(child.processIdentifier, SIGKILL)
                 child.waitUntilExit()
                 guard child.terminationReason == .uncaughtSignal else {

@@ -49,10 +49,10 @@ package enum CrashPlan {
         let layout: [(Store, String, Int)] = [
             (.keyValue, "settings.small", 16),
             (.keyValue, "settings.Medium value", 4_000),
-            (.keyValue, "settings/large\u{0}é🔥", 120_000),
+            (.keyValue, "settings/large\u{0}é🔥", 60_000),
             (.keyValue, String(repeating: "a.very.long.key.", count: 30), 2_000),
             (.files, "top.bin", 100),
-            (.files, "docs/2026/report.pdf", 200_000),
+            (.files, "docs/2026/report.pdf", 100_000),
             (.files, "docs/notes/é🔥 today.txt", 3_000),
             (.files, "images/photo.jpg", 60_000),
             (.vault, "auth.token", 64),
