@@ -8,18 +8,26 @@ import Foundation
 /// killed.
 ///
 /// Usage: `ForgeCrashWriter <folder> <first-generation>`. It stops by itself after 20 seconds, so a crashed
-/// test never leaves it running. Exit status 2 means bad arguments, 3 a failed store call.
+/// test never leaves it running. `ForgeCrashWriter <folder> open` only opens every store, as an app's next
+/// start would (which removes what crashed writers left), and exits. Exit status 2 means bad arguments, 3
+/// a failed store call.
 @main
 enum CrashWriter {
     static func main() async {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3, let firstGeneration = Int(arguments[2]) else {
-            FileHandle.standardError.write(Data("usage: ForgeCrashWriter <folder> <first-generation>\n".utf8))
+        guard arguments.count == 3 else {
+            FileHandle.standardError.write(Data("usage: ForgeCrashWriter <folder> <first-generation>|open\n".utf8))
             exit(2)
         }
         let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
         do {
-            try await run(in: folder, from: firstGeneration)
+            if arguments[2] == "open" {
+                _ = try Stores(in: folder)
+            } else if let firstGeneration = Int(arguments[2]) {
+                try await run(in: folder, from: firstGeneration)
+            } else {
+                exit(2)
+            }
         } catch {
             FileHandle.standardError.write(Data("ForgeCrashWriter: \(error)\n".utf8))
             exit(3)
@@ -27,15 +35,12 @@ enum CrashWriter {
     }
 
     private static func run(in folder: URL, from firstGeneration: Int) async throws {
-        let keyValues = DiskKVStore(directory: .custom(folder), namespace: CrashPlan.kvNamespace)
-        let files = DiskFileStore(directory: .custom(folder), namespace: CrashPlan.filesNamespace)
-        let vault = try EncryptedFileCrypt(
-            directory: .custom(folder),
-            namespace: CrashPlan.vaultNamespace,
-            masterKey: .keyFile(folder.appendingPathComponent(CrashPlan.keyFileName))
-        )
-        let scratchValues = DiskKVStore(directory: .custom(folder), namespace: CrashPlan.kvScratchNamespace)
-        let scratchFiles = DiskFileStore(directory: .custom(folder), namespace: CrashPlan.filesScratchNamespace)
+        let stores = try Stores(in: folder)
+        let keyValues = stores.keyValues
+        let files = stores.files
+        let vault = stores.vault
+        let scratchValues = stores.scratchValues
+        let scratchFiles = stores.scratchFiles
 
         let deadline = Date().addingTimeInterval(20)
         var generation = firstGeneration

@@ -10,8 +10,7 @@ struct DiskKVStoreLeftoverTests {
 
     @Test func aRemoveAllThatCrashedIsFinishedWhenAStoreStarts() async throws {
         try await withTemporaryFolder { base in
-            let store = DiskKVStore(directory: .custom(base), namespace: "settings")
-            try store.set(KVKey<Int>("kept"), value: 1)
+            try Self.writeKeptValue(in: base)
             // The hidden folder of a removeAll that crashed, beside the namespace folder, and one of another
             // namespace that must stay.
             let marker = FileSystem.temporaryMarker
@@ -35,17 +34,26 @@ struct DiskKVStoreLeftoverTests {
 
     @Test func temporaryFilesOfDeadWritersAreRemovedWhenAStoreStarts() async throws {
         try await withTemporaryFolder { base in
-            let store = DiskKVStore(directory: .custom(base), namespace: "settings")
-            try store.set(KVKey<Int>("kept"), value: 1)
-            let orphan = store.folderURL
+            try Self.writeKeptValue(in: base)
+            let folder = base.appendingPathComponent("settings", isDirectory: true)
+            let orphan =
+                folder
                 .appendingPathComponent(".kept.json\(FileSystem.temporaryMarker)\(Self.deadProcessID)-x")
             try Data("{\"torn".utf8).write(to: orphan)
 
             let reopened = DiskKVStore(directory: .custom(base), namespace: "settings")
 
             #expect(!FileManager.default.fileExists(atPath: orphan.path))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path) == ["kept.json"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["kept.json"])
             #expect(reopened.get(KVKey<Int>("kept")) == 1)
         }
+    }
+
+    /// The file a store of namespace `settings` writes for `kept` set to 1, made without a store: the first
+    /// store for a folder in a process is the one that cleans up.
+    private static func writeKeptValue(in base: URL) throws {
+        let folder = base.appendingPathComponent("settings", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("1".utf8).write(to: folder.appendingPathComponent("kept.json"))
     }
 }

@@ -35,8 +35,8 @@ struct CrashHarness {
         return names.filter { $0.contains(FileSystem.temporaryMarker) }
     }
 
-    /// Opens every store as an app starting after the crash would, and checks that no temporary file is
-    /// left, that every slot holds a complete value no older than before, that what the killed writer
+    /// Opens every store after the next start of the app (see ``CrashSafetyTests``), and checks that no
+    /// temporary file is left, that every slot holds a complete value no older than before, that what the killed writer
     /// wrote is a prefix of its rounds, and that the stores still work.
     mutating func reopenAndCheck(after context: String, from firstGeneration: Int) async throws {
         let directory = StorageDirectory.custom(folder)
@@ -49,7 +49,7 @@ struct CrashHarness {
         )
         let scratchValues = DiskKVStore(directory: directory, namespace: CrashPlan.kvScratchNamespace)
         let scratchFiles = DiskFileStore(directory: directory, namespace: CrashPlan.filesScratchNamespace)
-        #expect(temporaryNames() == [], "\(context): temporary files remain after the stores were opened")
+        #expect(temporaryNames() == [], "\(context): temporary files remain after the next start")
 
         var current: [Int?] = []
         for slot in CrashPlan.slots {
