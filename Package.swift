@@ -53,11 +53,35 @@ let package = Package(
             dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore"]
         ),
 
-        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
-        .testTarget(name: "ForgeKVStoreTests", dependencies: ["ForgeKVStore", "ForgeCore", "ForgeStorageTesting"]),
-        .testTarget(name: "ForgeFileStoreTests", dependencies: ["ForgeFileStore", "ForgeCore", "ForgeStorageTesting"]),
-        .testTarget(name: "ForgeCryptTests", dependencies: ["ForgeCrypt", "ForgeCore", "ForgeStorageTesting"]),
+        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"]),
+        .testTarget(
+            name: "ForgeKVStoreTests",
+            dependencies: ["ForgeKVStore", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
+        .testTarget(
+            name: "ForgeFileStoreTests",
+            dependencies: ["ForgeFileStore", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
+        .testTarget(
+            name: "ForgeCryptTests",
+            dependencies: ["ForgeCrypt", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
         .testTarget(name: "ForgeStorageTestingTests", dependencies: ["ForgeStorageTesting", "ForgeCore"]),
+
+        // Test-only helpers (seeded generator, hostile names, crash plan, small volumes); not a product.
+        .target(name: "ForgeTestSupport", path: "Tests/ForgeTestSupport"),
+        // The child process the crash tests kill while it writes to every disk store; not a product.
+        .executableTarget(
+            name: "ForgeCrashWriter",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeTestSupport"],
+            path: "Tests/ForgeCrashWriter"
+        ),
+        .testTarget(
+            name: "ForgeReliabilityTests",
+            dependencies: [
+                "ForgeCrashWriter", "ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore", "ForgeTestSupport",
+            ]
+        ),
     ]
 )
 

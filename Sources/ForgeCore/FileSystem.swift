@@ -130,7 +130,8 @@ package enum FileSystem {
     /// hard-linked to it when ``WriteOptions/replaceExisting`` is false, which fails with `EEXIST` if
     /// `path` exists). Missing parent folders are created. Unless ``WriteOptions/synchronize`` is set the
     /// data is not flushed: a process crash keeps the old or the new file, while a power loss may lose the
-    /// most recent writes.
+    /// most recent writes. A write whose folder is removed while it runs (by ``removeDirectoryTree(atPath:)``)
+    /// goes again, into a new folder.
     package static func writeAtomically(
         _ data: Data,
         toPath path: String,

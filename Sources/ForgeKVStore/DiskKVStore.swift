@@ -119,9 +119,9 @@ extension DiskKVStore: KVStoring {
             for _ in 0..<KeyFileName.slotCount {
                 let slot = try slot(for: key.key, among: names)
                 do {
-                    try write(data, toFile: slot.name, for: key.key, replaceExisting: slot.holdsKey)
+                    try write(data, toFile: slot.name, for: key.key, replaceExisting: slot.replace)
                     return
-                } catch KVStoreError.writeFailed where !slot.holdsKey && fileExists(slot.name) {
+                } catch KVStoreError.writeFailed where !slot.replace && fileExists(slot.name) {
                     continue
                 }
             }
@@ -182,14 +182,22 @@ extension DiskKVStore {
         return data
     }
 
-    /// The file among `names` that holds `key`, or else the first that holds nothing (or nothing readable).
-    private func slot(for key: String, among names: [String]) throws -> (name: String, holdsKey: Bool) {
-        var firstFree: String?
+    /// The file among `names` that holds `key`, or else the first that holds nothing, or nothing readable.
+    ///
+    /// `replace` is true when the file is to be replaced (it holds `key`, or is damaged and holds no key to
+    /// lose, so the next write repairs it), false when it is missing and to be claimed without replacing.
+    private func slot(for key: String, among names: [String]) throws -> (name: String, replace: Bool) {
+        var firstFree: (name: String, replace: Bool)?
         for name in names {
-            guard let data = try? FileSystem.readFile(atPath: path(name)),
-                let header = try? JSONCodec.decode(LongKeyHeader.self, from: data)
-            else {
-                if firstFree == nil { firstFree = name }
+            let data: Data
+            do {
+                data = try FileSystem.readFile(atPath: path(name))
+            } catch {
+                if firstFree == nil { firstFree = (name, !error.isNotFound) }
+                continue
+            }
+            guard let header = try? JSONCodec.decode(LongKeyHeader.self, from: data) else {
+                if firstFree == nil { firstFree = (name, true) }
                 continue
             }
             if header.key == key { return (name, true) }
@@ -197,7 +205,7 @@ extension DiskKVStore {
         guard let firstFree else {
             throw KVStoreError.writeFailed(key: key, underlying: "every file name for this key's hash is taken")
         }
-        return (firstFree, false)
+        return firstFree
     }
 
     /// The result of `encode`, or ``KVStoreError/encodingFailed(key:underlying:)`` naming `key`.
