@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ForgeKVStore", targets: ["ForgeKVStore"]),
         .library(name: "ForgeFileStore", targets: ["ForgeFileStore"]),
         .library(name: "ForgeCrypt", targets: ["ForgeCrypt"]),
+        .library(name: "ForgeStorageTesting", targets: ["ForgeStorageTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
@@ -46,11 +47,41 @@ let package = Package(
             ]
         ),
         .target(name: "ForgeStorage", dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt"]),
+        // Conformance suites, fault injection and operation logs for tests; imports Swift Testing.
+        .target(
+            name: "ForgeStorageTesting",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore"]
+        ),
 
-        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
-        .testTarget(name: "ForgeKVStoreTests", dependencies: ["ForgeKVStore", "ForgeCore"]),
-        .testTarget(name: "ForgeFileStoreTests", dependencies: ["ForgeFileStore", "ForgeCore"]),
-        .testTarget(name: "ForgeCryptTests", dependencies: ["ForgeCrypt", "ForgeCore"]),
+        .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"]),
+        .testTarget(
+            name: "ForgeKVStoreTests",
+            dependencies: ["ForgeKVStore", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
+        .testTarget(
+            name: "ForgeFileStoreTests",
+            dependencies: ["ForgeFileStore", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
+        .testTarget(
+            name: "ForgeCryptTests",
+            dependencies: ["ForgeCrypt", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
+        .testTarget(name: "ForgeStorageTestingTests", dependencies: ["ForgeStorageTesting", "ForgeCore"]),
+
+        // Test-only helpers (seeded generator, hostile names, crash plan, small volumes); not a product.
+        .target(name: "ForgeTestSupport", path: "Tests/ForgeTestSupport"),
+        // The child process the crash tests kill while it writes to every disk store; not a product.
+        .executableTarget(
+            name: "ForgeCrashWriter",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeTestSupport"],
+            path: "Tests/ForgeCrashWriter"
+        ),
+        .testTarget(
+            name: "ForgeReliabilityTests",
+            dependencies: [
+                "ForgeCrashWriter", "ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore", "ForgeTestSupport",
+            ]
+        ),
     ]
 )
 

@@ -46,8 +46,7 @@ package enum FileNameEncoding {
                 output.append(byte + 32)
             default:
                 output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                appendHex(byte, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)
@@ -106,7 +105,20 @@ package enum FileNameEncoding {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
+    /// `bytes` as lowercase hex digits, two per byte.
+    package static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes { appendHex(byte, to: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func appendHex(_ byte: UInt8, to output: inout [UInt8]) {
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
+    }
 
     private static func hexValue(_ digit: UInt8) -> UInt8? {
         switch digit {

@@ -1,8 +1,8 @@
 /// How the operating system protects a store's files while the device is locked.
 ///
 /// The level applies to the store's folder and to every file it writes. It maps to Data Protection on
-/// iOS, iPadOS, tvOS, watchOS and visionOS. It has no effect on macOS volumes without Data Protection
-/// and no effect on Linux, where the files rely on ordinary POSIX permissions.
+/// iOS, iPadOS, tvOS, watchOS and visionOS. It has no effect on macOS, and none on Linux, where the files
+/// rely on ordinary POSIX permissions.
 public enum FileProtection: Sendable, Hashable, CaseIterable {
     /// No Data Protection: the files are readable whenever the device is on.
     case none

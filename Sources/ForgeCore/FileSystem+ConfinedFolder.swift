@@ -442,9 +442,16 @@ extension FileSystem {
             throw FileSystemError(.open, path: path, code: code)
         }
         defer { _ = close(child) }
-        try removeContents(ofDirectory: child, path: path)
-        guard unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT else {
-            throw FileSystemError(.remove, path: path, code: errno)
+        var attempts = 0
+        while true {
+            try removeContents(ofDirectory: child, path: path)
+            if unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT { return }
+            let code = errno
+            attempts += 1
+            // A writer holding the folder open may have added a file since it was listed: empty it again.
+            guard code == ENOTEMPTY || code == EEXIST, attempts < 8 else {
+                throw FileSystemError(.remove, path: path, code: code)
+            }
         }
     }
 

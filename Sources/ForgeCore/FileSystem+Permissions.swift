@@ -21,7 +21,7 @@ extension FileSystem {
     package static func readFileWithPermissions(
         atPath path: String
     ) throws(FileSystemError) -> (data: Data, permissions: UInt16) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
         defer { _ = close(fd) }
 

@@ -113,6 +113,15 @@ package enum FileSystem {
         return info
     }
 
+    /// Whether a regular file is at `path` (a final symbolic link is not followed).
+    ///
+    /// - Throws: when the system cannot tell, for example when a folder on the way may not be searched:
+    ///   that is never reported as "no file".
+    package static func isRegularFile(atPath path: String) throws(FileSystemError) -> Bool {
+        guard let info = try status(atPath: path) else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     // MARK: Writing
 
     /// Writes `data` to `path` atomically: readers see the old file or the new one, never a torn or
@@ -122,52 +131,17 @@ package enum FileSystem {
     /// hard-linked to it when ``WriteOptions/replaceExisting`` is false, which fails with `EEXIST` if
     /// `path` exists). Missing parent folders are created. Unless ``WriteOptions/synchronize`` is set the
     /// data is not flushed: a process crash keeps the old or the new file, while a power loss may lose the
-    /// most recent writes.
+    /// most recent writes. A write whose folder is removed while it runs (by ``removeDirectoryTree(atPath:)``)
+    /// goes again, into a new folder.
     package static func writeAtomically(
         _ data: Data,
         toPath path: String,
         options: WriteOptions = WriteOptions()
     ) throws(FileSystemError) {
-        let temporaryPath = temporaryPath(for: path)
-        var fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.permissions)
-        if fd < 0 && errno == ENOENT {
-            try createDirectories(
-                atPath: parentPath(of: path),
-                permissions: options.directoryPermissions,
-                protection: options.protection
-            )
-            fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.permissions)
-        }
-        guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
-
-        do {
-            try writeAll(data, to: fd, path: path)
-            if options.synchronize { try synchronize(fd, path: path) }
-            try applyProtection(options.protection, toPath: temporaryPath)
-        } catch {
-            _ = close(fd)
-            _ = unlink(temporaryPath)
-            throw error
-        }
-        guard close(fd) == 0 else {
-            let code = errno
-            _ = unlink(temporaryPath)
-            throw FileSystemError(.close, path: path, code: code)
-        }
-
-        if options.replaceExisting {
-            guard rename(temporaryPath, path) == 0 else {
-                let code = errno
-                _ = unlink(temporaryPath)
-                throw FileSystemError(.rename, path: path, code: code)
-            }
-        } else {
-            let linked = link(temporaryPath, path) == 0
-            let code = errno
-            _ = unlink(temporaryPath)
-            guard linked else { throw FileSystemError(.link, path: path, code: code) }
-        }
-        if options.synchronize { synchronizeDirectory(parentPath(of: path)) }
+        let parent = parentPath(of: path)
+        let name = String(decoding: path.utf8.dropFirst(parent.utf8.count + 1), as: UTF8.self)
+        try ConfinedFolder(path: parent, options: options)
+            .writeFile(data, to: [name], replaceExisting: options.replaceExisting)
     }
 
     static func writeAll(_ data: Data, to fd: Int32, path: String) throws(FileSystemError) {
@@ -195,13 +169,6 @@ package enum FileSystem {
         guard fsync(fd) == 0 else { throw FileSystemError(.sync, path: path, code: errno) }
     }
 
-    private static func synchronizeDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        _ = close(fd)
-    }
-
     static func applyProtection(_ protection: FileProtection?, toPath path: String) throws(FileSystemError) {
         #if canImport(Darwin) && !os(macOS)
         guard let protection else { return }
@@ -213,16 +180,9 @@ package enum FileSystem {
         #endif
     }
 
-    /// A fresh temporary path beside `path`: hidden, marked, and carrying this process's id so that
-    /// ``isOrphanedTemporaryFile(named:)`` can tell a crashed writer's leftover from a live write.
-    package static func temporaryPath(for path: String) -> String {
-        let parent = parentPath(of: path)
-        let name = path.utf8.count > parent.utf8.count ? String(path.dropFirst(parent.count + 1)) : path
-        return "\(parent)/\(temporaryName(for: name))"
-    }
-
     /// A fresh temporary name for a file named `name`, to be created in the same folder: hidden, marked, and
-    /// carrying this process's id (see ``temporaryPath(for:)``).
+    /// carrying this process's id, so that ``isOrphanedTemporaryFile(named:)`` can tell a crashed writer's
+    /// leftover from a live write.
     package static func temporaryName(for name: String) -> String {
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
         return "\(temporaryNamePrefix(for: name))\(getpid())-\(random)"
@@ -372,29 +332,39 @@ package enum FileSystem {
         return true
     }
 
-    /// Removes the folder at `path` and everything in it, without following symbolic links.
+    /// Removes the folder at `path` and everything in it, without following symbolic links inside it.
     ///
     /// The folder is first renamed to a hidden sibling, so readers see all of it vanish at once and a
-    /// crash mid-way leaves no half-emptied folder under the original name. Succeeds when nothing is there.
+    /// crash mid-way leaves no half-emptied folder under the original name (the next start removes the
+    /// sibling). When the folder is a symbolic link, or its parent may not be changed, its contents are
+    /// removed in place instead and the folder stays. Succeeds when nothing is there.
     package static func removeDirectoryTree(atPath path: String) throws(FileSystemError) {
-        let trash = temporaryPath(for: path)
-        guard rename(path, trash) == 0 else {
-            let code = errno
-            if code == ENOENT { return }
-            throw FileSystemError(.rename, path: path, code: code)
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw FileSystemError(.stat, path: path, code: errno)
         }
-        try removeTree(atPath: trash)
-    }
-
-    private static func removeTree(atPath path: String) throws(FileSystemError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            let parent = parentPath(of: path)
+            let name = String(decoding: path.utf8.dropFirst(parent.utf8.count + 1), as: UTF8.self)
+            let parentFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if parentFD >= 0 {
+                defer { _ = close(parentFD) }
+                let trash = temporaryName(for: name)
+                if renameat(parentFD, name, parentFD, trash) == 0 {
+                    try removeDirectory(named: trash, in: parentFD, path: parent + "/" + trash)
+                    return
+                }
+                if errno == ENOENT { return }
+            }
+        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return }
-            throw FileSystemError(.list, path: path, code: errno)
+            throw FileSystemError(.open, path: path, code: errno)
         }
         defer { _ = close(fd) }
         try removeContents(ofDirectory: fd, path: path)
-        guard rmdir(path) == 0 || errno == ENOENT else { throw FileSystemError(.remove, path: path, code: errno) }
     }
 
     // MARK: Leftovers
@@ -403,30 +373,14 @@ package enum FileSystem {
     ///
     /// Temporaries of live processes, this one included, are never orphans: their writes may still land.
     package static func isOrphanedTemporaryFile(named name: String) -> Bool {
-        guard name.hasPrefix("."), let marker = name.range(of: temporaryMarker) else { return false }
+        // The last marker is the writer's own: the name before it comes from a key or path and may hold one.
+        guard name.hasPrefix("."), let marker = name.range(of: temporaryMarker, options: .backwards) else {
+            return false
+        }
         let rest = name[marker.upperBound...]
         guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { return false }
         if pid == getpid() { return false }
         return kill(pid, 0) != 0 && errno == ESRCH
-    }
-
-    /// Removes the orphaned temporary files and folders directly inside the folder at `path`, and returns
-    /// how many it removed.
-    ///
-    /// Errors are ignored: a leftover that cannot be removed now is tried again later.
-    @discardableResult
-    package static func removeOrphanedTemporaryFiles(inDirectory path: String) -> Int {
-        guard let entries = try? listDirectory(atPath: path) else { return 0 }
-        var removed = 0
-        for entry in entries where isOrphanedTemporaryFile(named: entry.name) {
-            let child = path + "/" + entry.name
-            if entry.kind == .directory {
-                if (try? removeTree(atPath: child)) != nil { removed += 1 }
-            } else if (try? removeFile(atPath: child)) == true {
-                removed += 1
-            }
-        }
-        return removed
     }
 
     /// Creates a new, empty, uniquely named folder in the system's temporary folder (`mkdtemp`).

@@ -32,6 +32,12 @@ extension StorageDirectory {
         }
     }
 
+    /// The folder a disk store keeps `namespace` in: ``resolvedURL()``, then the namespace's escaped
+    /// folder name (see ``FileNameEncoding/folderName(forNamespace:)``), so it never leaves this folder.
+    package func folderURL(forNamespace namespace: String) -> URL {
+        resolvedURL().appendingPathComponent(FileNameEncoding.folderName(forNamespace: namespace), isDirectory: true)
+    }
+
     private static func userFolder(
         _ directory: FileManager.SearchPathDirectory,
         xdgVariable: String?,

@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// No failure is ever reported as "not found": a read that cannot tell throws one of these, and the
 /// stored secret stays as it was.
-public enum CryptStoreError: LocalizedError, Sendable, Equatable {
+public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// The master key does not open the vault at `path`: another key file, key or passphrase made it.
     case wrongMasterKey(path: String)
     /// The stored item for `key` failed authentication: it was changed, damaged, or copied from another

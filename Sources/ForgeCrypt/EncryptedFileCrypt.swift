@@ -60,7 +60,7 @@ public struct EncryptedFileCrypt: Sendable {
     /// writers. Open the store once and share it: it is a `Sendable` value.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The vault folder's name. Any string: it is escaped so it never leaves `directory`.
     ///   - masterKey: The key that opens the vault; see ``MasterKey``.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
@@ -76,8 +76,7 @@ public struct EncryptedFileCrypt: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.folderURL(forNamespace: namespace)
         let folderPath = folderURL.path
         self.folderPath = folderPath
         do {
@@ -89,7 +88,7 @@ public struct EncryptedFileCrypt: Sendable {
         } catch {
             throw CryptStoreError.openFailed(path: folderPath, underlying: error.description)
         }
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folderPath)
+        FileSystem.removeLeftoversOnce(inFolder: folderPath)
         self.keys = try Self.openVault(
             atPath: folderPath,
             masterKey: masterKey,
@@ -175,8 +174,15 @@ extension EncryptedFileCrypt: CryptStoring {
     /// Returns true when the vault holds an item for `key`.
     ///
     /// The item is not decrypted: ``get(_:)`` tells whether it is intact.
+    ///
+    /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the vault cannot tell, for example
+    ///   when its folder cannot be read: that never reads as "not stored".
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
-        FileSystem.regularFileExists(atPath: itemPath(for: key.key))
+        do {
+            return try FileSystem.isRegularFile(atPath: itemPath(for: key.key))
+        } catch {
+            throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
+        }
     }
 
     /// Removes every item of the vault; the vault itself (its header) stays, so the store remains usable.

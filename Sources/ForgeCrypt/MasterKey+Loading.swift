@@ -37,8 +37,13 @@ extension MasterKey {
         }
     }
 
-    /// Reads the key file at `path`, creating it with 32 random bytes (owner-only) when missing.
+    /// Reads the key file at `path`, creating it with 32 random bytes (owner-only) when missing, and removes
+    /// the temporary files that crashed creators of it left.
     private static func loadKeyFile(atPath path: String) throws(CryptStoreError) -> SymmetricKey {
+        // A process killed while creating the key file may have left a copy of the key in a temporary file.
+        let folder = FileSystem.parentPath(of: path)
+        let name = String(path.utf8.dropFirst(folder.utf8.count + 1)) ?? path
+        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folder, forName: name)
         // A second pass only follows the creation of the file, by this process or a concurrent one.
         for _ in 0..<2 {
             let file: (data: Data, permissions: UInt16)

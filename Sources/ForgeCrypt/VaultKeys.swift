@@ -52,7 +52,7 @@ struct VaultKeys: Sendable {
             for: Data(FileNameEncoding.canonicalForm(of: key).utf8),
             using: nameKey
         )
-        let name = Self.hex(code) + Self.itemExtension
+        let name = FileNameEncoding.hex(code) + Self.itemExtension
         fileNames.withLock { names in
             if names.count >= Self.fileNameCacheLimit { names.removeAll(keepingCapacity: true) }
             names[key] = name
@@ -82,17 +82,5 @@ struct VaultKeys: Sendable {
         data.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
         data.append(contentsOf: FileNameEncoding.canonicalForm(of: key).utf8)
         return data
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    private static func hex(_ bytes: Data) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            output.append(hexDigits[Int(byte >> 4)])
-            output.append(hexDigits[Int(byte & 0x0F)])
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -56,7 +56,7 @@ public struct DiskFileStore: Sendable {
     /// once.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The folder name for this store's files. Any string: it is escaped, so namespaces never
     ///     share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
@@ -68,15 +68,12 @@ public struct DiskFileStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let baseURL = directory.resolvedURL()
-        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = baseURL.appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.folderURL(forNamespace: namespace)
         var options = FileSystem.WriteOptions()
         options.protection = fileProtection
         self.folder = FileSystem.ConfinedFolder(path: folderURL.path, options: options)
 
-        folder.removeOrphanedTemporaryFiles()
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: baseURL.path, forName: folderName)
+        FileSystem.removeLeftoversOnce(inFolder: folder.path)
     }
 
     /// The URL of the file at `path`, for APIs that take a URL (sharing, previews).

@@ -70,7 +70,9 @@ extension FileStoring {
         } catch FileStoreError.notFound {
             return nil
         }
-        return try Self.decode(from: data, path: path)
+        // Decoded as `Value`, not as the `Value?` returned: a file holding `null` is not a `Value`.
+        let value: Value = try Self.decode(from: data, path: path)
+        return value
     }
 
     /// Decodes a `Value` from `data`, the contents of `path`.

@@ -16,10 +16,13 @@ internal import ForgeCore
 /// #expect(files.exists("avatars/current.jpg"))
 /// ```
 ///
-/// It cannot fail the way a disk fails (full, or read-only), and it tells `A.txt` and `a.txt` apart
-/// everywhere, as a case-sensitive volume does.
+/// On its own it never fails the way a disk fails (full, or read-only); ForgeStorageTesting's
+/// `InMemoryFileStore(faults:)` makes it fail on cue with the errors ``DiskFileStore`` throws. It tells
+/// `A.txt` and `a.txt` apart everywhere, as a case-sensitive volume does.
 public final class InMemoryFileStore: Sendable {
     private let state = LockedState(State())
+    /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
+    let instrument: (any StoreInstrument)?
 
     /// The files, and for each folder the number of files beneath it.
     private struct State {
@@ -32,7 +35,15 @@ public final class InMemoryFileStore: Sendable {
     }
 
     /// Creates an empty store.
-    public init() {}
+    public init() {
+        self.instrument = nil
+    }
+
+    /// Creates an empty store that reports every operation to `instrument` (ForgeStorageTesting's faults and
+    /// operation log).
+    package init(instrument: (any StoreInstrument)?) {
+        self.instrument = instrument
+    }
 
     /// The paths of every stored file, sorted.
     public var paths: [String] {
@@ -46,6 +57,9 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
     public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
         let relative = try RelativePath.file(path)
+        if let instrument, let fault = instrument.begin(.write, target: path) {
+            throw FileStoreError.injected(fault, .write, path: path)
+        }
         let ancestors = relative.ancestors
         try state.withLock { state in
             if ancestors.contains(where: { state.files[$0] != nil }) {
@@ -70,8 +84,13 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/load(_:)``.
     public func load(_ path: String) async throws -> Data {
         let relative = try RelativePath.file(path)
+        var isCorrupt = false
+        if let instrument, let fault = instrument.begin(.read, target: path) {
+            guard case .corruptData = fault else { throw FileStoreError.injected(fault, .read, path: path) }
+            isCorrupt = true
+        }
         return try state.withLock { state in
-            if let data = state.files[relative.string] { return data }
+            if let data = state.files[relative.string] { return isCorrupt ? data.prefix(data.count / 2) : data }
             if state.folders[relative.string] != nil { throw FileStoreError.readFailed(path: path, reason: .isFolder) }
             throw FileStoreError.notFound(path: path)
         }
@@ -80,6 +99,7 @@ extension InMemoryFileStore: FileStoring {
     /// Returns true when a file is stored at `path`.
     public func exists(_ path: String) -> Bool {
         guard let relative = try? RelativePath.file(path) else { return false }
+        if let instrument, let fault = instrument.begin(.exists, target: path), fault.hidesItems { return false }
         return state.withLock { $0.files[relative.string] != nil }
     }
 
@@ -88,6 +108,9 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/delete(_:)``.
     public func delete(_ path: String) async throws {
         let relative = try RelativePath.file(path)
+        if let instrument, let fault = instrument.begin(.delete, target: path) {
+            throw FileStoreError.injected(fault, .delete, path: path)
+        }
         let ancestors = relative.ancestors
         try state.withLock { state in
             guard let old = state.files.removeValue(forKey: relative.string) else {
@@ -109,6 +132,9 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/list(in:)``.
     public func list(in folder: String) async throws -> [String] {
         let relative = try RelativePath.folder(folder)
+        if let instrument, let fault = instrument.begin(.list, target: folder) {
+            throw FileStoreError.injected(fault, .list, path: folder)
+        }
         let prefix = relative.isRoot ? "" : relative.string + "/"
         let prefixLength = prefix.utf8.count
         let paths = state.withLock { Array($0.files.keys) }
@@ -126,11 +152,17 @@ extension InMemoryFileStore: FileStoring {
 
     /// Deletes every file.
     public func deleteAll() async throws {
+        if let instrument, let fault = instrument.begin(.deleteAll, target: nil) {
+            throw FileStoreError.injected(fault, .delete, path: "")
+        }
         state.withLock { $0 = State() }
     }
 
     /// The sum of the sizes of the stored files.
     public func totalSize() async throws -> Int {
-        state.withLock { $0.totalSize }
+        if let instrument, let fault = instrument.begin(.list, target: nil) {
+            throw FileStoreError.injected(fault, .list, path: "")
+        }
+        return state.withLock { $0.totalSize }
     }
 }

@@ -25,8 +25,10 @@ internal import ForgeCore
 /// A write goes to a temporary file in the namespace folder that is then renamed over the key's file, so
 /// a reader, or a process that crashes mid-write, finds the old value or the new one, never a torn or
 /// empty file; a failed write leaves no temporary file. Writes are not flushed with `fsync`, like
-/// `UserDefaults`: a power loss may lose the most recent writes. Temporary files of crashed processes are
-/// removed when a store for the namespace is created.
+/// `UserDefaults`: after a power loss or kernel panic the most recent writes may be lost, and on file
+/// systems that do not order a rename after its data, a file written just before may read as empty (and
+/// so as nil). Temporary files of crashed processes are removed by the first store created for the
+/// namespace in a process.
 ///
 /// ## Reading
 /// A file that is corrupt, or holds a value of another type, reads as nil and never traps; the next `set`
@@ -47,11 +49,11 @@ public struct DiskKVStore: Sendable {
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
-    /// The folder is created on the first write. Creating the store removes temporary files left in it by
-    /// processes that crashed while writing.
+    /// The folder is created on the first write. The first store for a folder in a process removes the
+    /// temporary files that processes which crashed while writing left in it.
     ///
     /// - Parameters:
-    ///   - directory: The base folder. Defaults to ``StorageDirectory/applicationSupport``.
+    ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The folder name for this store's values. Any string: it is escaped like a key, so
     ///     namespaces never share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
@@ -63,10 +65,9 @@ public struct DiskKVStore: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        let folderName = FileNameEncoding.folderName(forNamespace: namespace)
-        self.folderURL = directory.resolvedURL().appendingPathComponent(folderName, isDirectory: true)
+        self.folderURL = directory.folderURL(forNamespace: namespace)
         self.folderPath = folderURL.path
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folderPath)
+        FileSystem.removeLeftoversOnce(inFolder: folderPath)
     }
 
     /// The file that holds (or would hold) `key`'s value, when the key's escaped name fits a file name.
@@ -108,26 +109,23 @@ extension DiskKVStore: KVStoring {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   the previous value is kept either way.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        let name: String
-        let data: Data
-        do {
-            switch KeyFileName(key: key.key) {
-            case .exact(let exactName):
-                name = exactName
-                data = try JSONCodec.encode(value)
-            case .hashed(let names):
-                name = try slot(for: key.key, among: names)
-                data = try JSONCodec.encode(LongKeyEnvelope(key: key.key, value: value))
+        switch KeyFileName(key: key.key) {
+        case .exact(let name):
+            try write(encoding(key) { try JSONCodec.encode(value) }, toFile: name, for: key.key)
+        case .hashed(let names):
+            let data = try encoding(key) { try JSONCodec.encode(LongKeyEnvelope(key: key.key, value: value)) }
+            // A free slot is claimed without replacing, so two keys that share a hash and are written at the
+            // same time never take the same slot: the loser looks again.
+            for _ in 0..<KeyFileName.slotCount {
+                let slot = try slot(for: key.key, among: names)
+                do {
+                    try write(data, toFile: slot.name, for: key.key, replaceExisting: slot.replace)
+                    return
+                } catch KVStoreError.writeFailed where !slot.replace && fileExists(slot.name) {
+                    continue
+                }
             }
-        } catch let error as KVStoreError {
-            throw error
-        } catch {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
-        }
-        do {
-            try FileSystem.writeAtomically(data, toPath: path(name), options: writeOptions)
-        } catch {
-            throw KVStoreError.writeFailed(key: key.key, underlying: error.description)
+            throw KVStoreError.writeFailed(key: key.key, underlying: "every file name for this key's hash is taken")
         }
     }
 
@@ -184,25 +182,54 @@ extension DiskKVStore {
         return data
     }
 
-    /// The file among `names` that holds `key`, or else the first that holds nothing.
-    private func slot(for key: String, among names: [String]) throws -> String {
-        var firstFree: String?
+    /// The file among `names` that holds `key`, or else the first that holds nothing, or nothing readable.
+    ///
+    /// `replace` is true when the file is to be replaced (it holds `key`, or is damaged and holds no key to
+    /// lose, so the next write repairs it), false when it is missing and to be claimed without replacing.
+    private func slot(for key: String, among names: [String]) throws -> (name: String, replace: Bool) {
+        var firstFree: (name: String, replace: Bool)?
         for name in names {
-            guard let data = try? FileSystem.readFile(atPath: path(name)) else {
-                if firstFree == nil { firstFree = name }
+            let data: Data
+            do {
+                data = try FileSystem.readFile(atPath: path(name))
+            } catch {
+                if firstFree == nil { firstFree = (name, !error.isNotFound) }
                 continue
             }
             guard let header = try? JSONCodec.decode(LongKeyHeader.self, from: data) else {
-                // A corrupt slot is free to take: it holds no readable key.
-                if firstFree == nil { firstFree = name }
+                if firstFree == nil { firstFree = (name, true) }
                 continue
             }
-            if header.key == key { return name }
+            if header.key == key { return (name, true) }
         }
         guard let firstFree else {
             throw KVStoreError.writeFailed(key: key, underlying: "every file name for this key's hash is taken")
         }
         return firstFree
+    }
+
+    /// The result of `encode`, or ``KVStoreError/encodingFailed(key:underlying:)`` naming `key`.
+    private func encoding<T>(_ key: KVKey<T>, _ encode: () throws -> Data) throws -> Data {
+        do {
+            return try encode()
+        } catch {
+            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
+        }
+    }
+
+    /// Writes `data` to the file `name` atomically, or throws ``KVStoreError/writeFailed(key:underlying:)``.
+    private func write(_ data: Data, toFile name: String, for key: String, replaceExisting: Bool = true) throws {
+        var options = writeOptions
+        options.replaceExisting = replaceExisting
+        do {
+            try FileSystem.writeAtomically(data, toPath: path(name), options: options)
+        } catch {
+            throw KVStoreError.writeFailed(key: key, underlying: error.description)
+        }
+    }
+
+    private func fileExists(_ name: String) -> Bool {
+        FileSystem.regularFileExists(atPath: path(name))
     }
 }
 

@@ -16,6 +16,8 @@ internal import ForgeCore
 /// ```
 public final class InMemoryKVStore: Sendable {
     private let entries = LockedState<[String: Entry]>([:])
+    /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
+    let instrument: (any StoreInstrument)?
 
     /// One stored value: as decoded from its encoding (nil when it does not decode, as a disk store would
     /// find it), and the encoding itself for reads with another type.
@@ -25,7 +27,15 @@ public final class InMemoryKVStore: Sendable {
     }
 
     /// Creates an empty store.
-    public init() {}
+    public init() {
+        self.instrument = nil
+    }
+
+    /// Creates an empty store that reports every operation to `instrument` (ForgeStorageTesting's faults and
+    /// operation log).
+    package init(instrument: (any StoreInstrument)?) {
+        self.instrument = instrument
+    }
 
     /// The number of keys that hold a value.
     public var count: Int {
@@ -41,6 +51,7 @@ public final class InMemoryKVStore: Sendable {
 extension InMemoryKVStore: KVStoring {
     /// Returns the value stored for `key`, or nil.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
+        if let instrument, instrument.begin(.read, target: key.key) != nil { return nil }
         guard let entry = entries.withLock({ $0[key.key] }) else { return nil }
         if let stored = entry.value, let value = stored as? T { return value }
         return try? JSONCodec.decode(T.self, from: entry.encoded)
@@ -56,22 +67,32 @@ extension InMemoryKVStore: KVStoring {
         } catch {
             throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
         }
+        if let instrument, let fault = instrument.begin(.write, target: key.key) {
+            throw KVStoreError.injected(fault, writing: key.key)
+        }
         let entry = Entry(value: try? JSONCodec.decode(T.self, from: encoded), encoded: encoded)
         entries.withLock { $0[key.key] = entry }
     }
 
     /// Removes the value stored for `key`.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
+        if let instrument, let fault = instrument.begin(.delete, target: key.key) {
+            throw KVStoreError.injected(fault, removing: key.key)
+        }
         _ = entries.withLock { $0.removeValue(forKey: key.key) }
     }
 
     /// Returns true when a value is stored for `key`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        entries.withLock { $0[key.key] != nil }
+        if let instrument, let fault = instrument.begin(.exists, target: key.key), fault.hidesItems { return false }
+        return entries.withLock { $0[key.key] != nil }
     }
 
     /// Removes every value.
     public func removeAll() throws {
+        if let instrument, let fault = instrument.begin(.deleteAll, target: nil) {
+            throw KVStoreError.injected(fault, removing: nil)
+        }
         entries.withLock { $0.removeAll() }
     }
 }

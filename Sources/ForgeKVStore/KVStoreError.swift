@@ -1,7 +1,7 @@
 public import Foundation
 
 /// An error thrown by a ``KVStoring`` operation, naming the key involved and the underlying reason.
-public enum KVStoreError: LocalizedError, Sendable, Equatable {
+public enum KVStoreError: LocalizedError, Sendable, Hashable {
     /// The value for `key` could not be encoded (for example a `Double.nan`); nothing was written.
     case encodingFailed(key: String, underlying: String)
     /// The value for `key` could not be written (for example the disk is full); the old value is kept.

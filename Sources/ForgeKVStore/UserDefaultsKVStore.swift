@@ -33,10 +33,15 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
 
     /// Creates a store on the defaults of the suite `suiteName`, for example an app group.
     ///
-    /// Falls back to `UserDefaults.standard` if the suite cannot be opened (for example when `suiteName`
-    /// is the app's own bundle identifier); ``removeAll()`` then still clears only `suiteName`'s domain.
+    /// `UserDefaults` refuses a few names as suites (the app's own bundle identifier, `NSGlobalDomain`):
+    /// those name the app's own defaults, so the store then uses `UserDefaults.standard`, and
+    /// ``removeAll()`` clears the app's domain, where its values are.
     public init(suiteName: String) {
-        self.init(defaults: UserDefaults(suiteName: suiteName) ?? .standard, domainName: suiteName)
+        if let suite = UserDefaults(suiteName: suiteName) {
+            self.init(defaults: suite, domainName: suiteName)
+        } else {
+            self.init()
+        }
     }
 
     /// Creates a store on an existing `UserDefaults` instance.

@@ -1,3 +1,4 @@
+import ForgeTestSupport
 import Testing
 
 @testable import ForgeCore
@@ -52,20 +53,5 @@ struct FileNameEncodingTests {
         #expect(FileNameEncoding.stableHash("") == "cbf29ce484222325")
         #expect(FileNameEncoding.stableHash("a") == "af63dc4c8601ec8c")
         #expect(FileNameEncoding.stableHash("caf\u{E9}") == FileNameEncoding.stableHash("cafe\u{301}"))
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so generated cases are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

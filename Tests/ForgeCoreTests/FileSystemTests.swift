@@ -121,10 +121,29 @@ struct FileSystemTests {
         )
     }
 
-    @Test func temporaryPathsStayInTheSameFolderAndAreShort() {
-        let long = "/base/" + String(repeating: "n", count: 250)
-        let temporary = FileSystem.temporaryPath(for: long)
-        #expect(FileSystem.parentPath(of: temporary) == "/base")
-        #expect(temporary.split(separator: "/").last.map { $0.utf8.count <= 255 } == true)
+    @Test func temporaryNamesAreHiddenMarkedAndShort() {
+        let temporary = FileSystem.temporaryName(for: String(repeating: "n", count: 250))
+        #expect(temporary.hasPrefix("."))
+        #expect(FileSystem.isTemporaryName(temporary))
+        #expect(temporary.utf8.count <= 255)
+    }
+
+    @Test func aMarkerInsideTheOriginalNameDoesNotMakeALiveTemporaryLookOrphaned() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        let crafted = "a\(FileSystem.temporaryMarker)\(process.processIdentifier)-x"
+        #expect(!FileSystem.isOrphanedTemporaryFile(named: FileSystem.temporaryName(for: crafted)))
+    }
+
+    @Test func removeDirectoryTreeEmptiesALinkedFolderInPlace() throws {
+        try withFolder { folder in
+            try FileSystem.writeAtomically(Data("a".utf8), toPath: folder + "/real/a/b")
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/real")
+            try FileSystem.removeDirectoryTree(atPath: folder + "/link")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link") == folder + "/real")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/real").isEmpty)
+        }
     }
 }

@@ -196,18 +196,25 @@ struct DiskKVStoreTests {
         }
     }
 
-    @Test func orphanedTemporaryFilesOfDeadProcessesAreRemovedWhenAStoreIsCreated() async throws {
+    @Test func leftoversOfCrashedProcessesAreRemovedWhenTheFirstStoreIsCreated() async throws {
         try await withTemporaryFolder { folder in
-            let store = DiskKVStore(directory: .custom(folder), namespace: "orphans")
-            try store.set(KVKey<Int>("k"), value: 1)
+            let namespaceFolder = folder.appendingPathComponent("orphans")
+            try FileManager.default.createDirectory(at: namespaceFolder, withIntermediateDirectories: true)
+            try Data("1".utf8).write(to: namespaceFolder.appendingPathComponent("k.json"))
             let deadPID = try deadProcessID()
-            let orphan = store.folderURL.appendingPathComponent(".k.json\(FileSystem.temporaryMarker)\(deadPID)-abc")
-            let live = store.folderURL.appendingPathComponent(".k.json\(FileSystem.temporaryMarker)\(getpid())-abc")
+            let marker = FileSystem.temporaryMarker
+            let orphan = namespaceFolder.appendingPathComponent(".k.json\(marker)\(deadPID)-abc")
+            let live = namespaceFolder.appendingPathComponent(".k.json\(marker)\(getpid())-abc")
+            // What a removeAll that crashed between its rename and its deletion leaves beside the folder.
+            let trash = folder.appendingPathComponent(".orphans\(marker)\(deadPID)-def")
             try Data("torn".utf8).write(to: orphan)
             try Data("in flight".utf8).write(to: live)
+            try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+            try Data("2".utf8).write(to: trash.appendingPathComponent("old.json"))
 
-            _ = DiskKVStore(directory: .custom(folder), namespace: "orphans")
+            let store = DiskKVStore(directory: .custom(folder), namespace: "orphans")
             #expect(!FileManager.default.fileExists(atPath: orphan.path))
+            #expect(!FileManager.default.fileExists(atPath: trash.path))
             #expect(FileManager.default.fileExists(atPath: live.path))
             #expect(store.get(KVKey<Int>("k")) == 1)
         }
@@ -267,5 +274,25 @@ struct DiskKVStoreTests {
         try process.run()
         process.waitUntilExit()
         return process.processIdentifier
+    }
+}
+
+extension DiskKVStoreTests {
+    @Test func removeAllEmptiesANamespaceFolderThatIsASymbolicLink() async throws {
+        try await withTemporaryFolder { folder in
+            let real = folder.appendingPathComponent("real")
+            try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("linked"),
+                withDestinationURL: real
+            )
+            let store = DiskKVStore(directory: .custom(folder), namespace: "linked")
+            try store.set(KVKey<Int>("k"), value: 1)
+            try store.removeAll()
+            #expect(store.get(KVKey<Int>("k")) == nil)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: real.path).isEmpty)
+            try store.set(KVKey<Int>("k"), value: 2)
+            #expect(FileManager.default.fileExists(atPath: real.appendingPathComponent("k.json").path))
+        }
     }
 }

@@ -8,21 +8,6 @@ struct TaskSettings: Codable, Sendable, Equatable {
     var reminder: Date?
 }
 
-/// A Codable enum with associated values.
-enum SortOrder: Codable, Sendable, Equatable {
-    case manual
-    case byDate(ascending: Bool)
-}
-
-/// A value whose encoding always fails, as a value with a bug in `encode(to:)` would.
-struct Unencodable: Codable, Sendable, Equatable {
-    struct Refused: Error {}
-
-    init() {}
-    init(from decoder: any Decoder) throws {}
-    func encode(to encoder: any Encoder) throws { throw Refused() }
-}
-
 /// Keys a careless or hostile caller might pass.
 let hostileKeys: [String] = [
     "../x", "../../etc/passwd", "/etc/passwd", "", ".", "..", ".hidden", "a/b/c", "a\\b", "nul\u{0}byte",

@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// The TaskFlow example app's service layer, its tests, and the `forge` command-line tool.
+// Run from the repository root: `swift run --package-path Examples forge demo`.
+let package = Package(
+    name: "Examples",
+    platforms: [
+        .macOS(.v14)
+    ],
+    products: [
+        .executable(name: "forge", targets: ["forge"]),
+        .library(name: "TaskFlow", targets: ["TaskFlow"]),
+    ],
+    dependencies: [
+        .package(name: "ForgeStorage", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "TaskFlow",
+            dependencies: [.product(name: "ForgeStorage", package: "ForgeStorage")]
+        ),
+        .executableTarget(
+            name: "forge",
+            dependencies: [
+                "TaskFlow",
+                .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "TaskFlowTests",
+            dependencies: [
+                "TaskFlow",
+                .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
+            ]
+        ),
+        .testTarget(
+            name: "ForgeToolTests",
+            dependencies: [
+                "forge",
+                "TaskFlow",
+                .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import ForgeStorage
+import Foundation
+
+/// `forge kv`: read and edit one key of a key-value store.
+struct KVCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kv",
+        abstract: "Read and edit the keys of a key-value store.",
+        subcommands: [Get.self, SetValue.self, Remove.self]
+    )
+
+    /// The options of every `kv` subcommand.
+    struct StoreOptions: ParsableArguments {
+        @OptionGroup var root: RootOptions
+
+        @Option(help: ArgumentHelp("The key-value store's namespace.", valueName: "name"))
+        var namespace = DataRoot.settingsNamespace
+
+        /// The store, once the folder and the namespace are checked.
+        func store() throws -> DiskKVStore {
+            let root = try root.existingRoot()
+            try root.require(.keyValue, namespace: namespace)
+            return DiskKVStore(directory: root.directory, namespace: namespace)
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a key's value as JSON.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The key.") var key: String
+
+        func run() async throws {
+            let store = try options.store()
+            guard let data = store.rawJSON(forKey: key) else {
+                throw ForgeError.missingKey(key, namespace: options.namespace)
+            }
+            guard KeyReport.parse(data) != nil else {
+                throw ForgeError.corruptValue(key: key, namespace: options.namespace)
+            }
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    struct SetValue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Store a JSON value for a key.",
+            discussion: "Example: forge kv set taskflow.launchCount 7; forge kv set name --string 'Task Flow'."
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The key.") var key: String
+        @Argument(help: "The value, as JSON (or as text with --string).") var value: String
+        @Flag(help: "Store the value as a string instead of parsing it as JSON.") var string = false
+
+        func run() async throws {
+            let parsed: JSONValue
+            if string {
+                parsed = .string(value)
+            } else {
+                guard let json = JSONValue.parse(value) else { throw ForgeError.notJSON(value) }
+                parsed = json
+            }
+            let store = try options.store()
+            try store.set(KVKey<JSONValue>(key), value: parsed)
+            print("\(key) = \(String(decoding: store.rawJSON(forKey: key) ?? Data(), as: UTF8.self))")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a key and its value.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The key.") var key: String
+
+        func run() async throws {
+            let store = try options.store()
+            guard store.rawJSON(forKey: key) != nil else {
+                throw ForgeError.missingKey(key, namespace: options.namespace)
+            }
+            try store.remove(KVKey<JSONValue>(key))
+            print("Removed \(key).")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+extension FileSystem {
+    /// The folders whose leftovers this process has already removed.
+    private static let sweptFolders = LockedState<Set<String>>([])
+
+    /// Removes what crashed writers left in and beside the store folder at `path`, once per process.
+    ///
+    /// That is the temporary files of dead processes in the folder and beneath it (with the folders they
+    /// leave empty), and the hidden sibling a crashed ``removeDirectoryTree(atPath:)`` of the folder left.
+    /// Stores call it when they are created; later stores for the same folder in the same process skip the
+    /// walk, since a running process leaves no orphans of its own.
+    package static func removeLeftoversOnce(inFolder path: String) {
+        guard sweptFolders.withLock({ $0.insert(path).inserted }) else { return }
+        ConfinedFolder(path: path).removeOrphanedTemporaryFiles()
+        let parent = parentPath(of: path)
+        let name = String(decoding: path.utf8.dropFirst(parent.utf8.count + 1), as: UTF8.self)
+        removeOrphanedTemporaryFiles(inDirectory: parent, forName: name)
+    }
+}

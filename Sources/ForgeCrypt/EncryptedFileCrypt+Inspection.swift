@@ -1,0 +1,68 @@
+internal import Foundation
+internal import ForgeCore
+
+/// Looking at a vault from outside, for tools that inspect a data folder (such as the `forge inspect`
+/// command of the examples).
+///
+/// A vault's item files are named by a keyed hash, so without the master key nobody can tell which keys it
+/// holds, only how many items. With the master key, read a known key with ``get(_:)``.
+extension EncryptedFileCrypt {
+    /// The number of items in this vault.
+    ///
+    /// The items are counted, not decrypted: ``get(_:)`` tells whether one is intact.
+    ///
+    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed.
+    public func itemCount() throws -> Int {
+        try Self.countItems(inFolder: folderURL.path)
+    }
+
+    /// Whether the folder of namespace `namespace` in `directory` holds a vault, without opening it.
+    ///
+    /// True when the folder holds the vault's header file (`vault.json`); nothing is created or changed,
+    /// and no master key is needed.
+    ///
+    /// - Parameters:
+    ///   - directory: The base folder.
+    ///   - namespace: The vault's namespace.
+    /// - Returns: True when the namespace's folder holds a vault header.
+    public static func vaultExists(directory: StorageDirectory, namespace: String) -> Bool {
+        FileSystem.regularFileExists(
+            atPath: vaultFolderPath(directory: directory, namespace: namespace) + "/" + VaultHeader.fileName
+        )
+    }
+
+    /// The number of items in the vault of namespace `namespace` in `directory`, without opening it.
+    ///
+    /// No master key is needed and nothing is created or changed; a folder that does not exist holds none.
+    ///
+    /// ```swift
+    /// let count = try EncryptedFileCrypt.itemCount(directory: .custom(dataFolder), namespace: "secrets")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: The base folder.
+    ///   - namespace: The vault's namespace.
+    /// - Returns: The number of items; zero when the folder does not exist.
+    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed.
+    public static func itemCount(directory: StorageDirectory, namespace: String) throws -> Int {
+        try countItems(inFolder: vaultFolderPath(directory: directory, namespace: namespace))
+    }
+
+    private static func vaultFolderPath(directory: StorageDirectory, namespace: String) -> String {
+        directory.resolvedURL()
+            .appendingPathComponent(FileNameEncoding.folderName(forNamespace: namespace), isDirectory: true)
+            .path
+    }
+
+    private static func countItems(inFolder path: String) throws(CryptStoreError) -> Int {
+        do {
+            return try FileSystem.listDirectory(atPath: path)
+                .filter { entry in
+                    entry.kind == .file && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
+                }
+                .count
+        } catch {
+            throw .openFailed(path: path, underlying: error.description)
+        }
+    }
+}

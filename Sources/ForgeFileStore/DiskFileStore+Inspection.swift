@@ -1,0 +1,53 @@
+internal import Foundation
+internal import ForgeCore
+
+/// Reading a store's files with their sizes and dates, for tools that inspect a data folder (such as the
+/// `forge inspect` command of the examples).
+extension DiskFileStore {
+    /// The size and modification date of the file at `path`, or nil when no file is stored there.
+    ///
+    /// - Parameter path: The relative path of the file.
+    /// - Returns: The file's size and date, or nil when no file is stored at `path` (also for a folder).
+    /// - Throws: ``FileStoreError/invalidPath(path:reason:)``, or ``FileStoreError/readFailed(path:reason:)``
+    ///   when the file's status cannot be read.
+    public func fileInfo(at path: String) throws -> StoredFileInfo? {
+        let relative = try RelativePath.file(path)
+        guard exists(path) else { return nil }
+        let metadata: FileSystem.Metadata?
+        do {
+            metadata = try FileSystem.metadata(atPath: folderURL.path + "/" + relative.string)
+        } catch {
+            throw FileStoreError.readFailed(path: path, reason: FileStoreError.Reason(error))
+        }
+        return metadata.map {
+            StoredFileInfo(path: relative.string, size: $0.size, modificationDate: $0.modificationDate)
+        }
+    }
+
+    /// Every file of the store, at any depth, sorted by path, with its size and modification date.
+    ///
+    /// Folders are walked with ``list(in:)``, so temporary files and symbolic links are never listed. A
+    /// file removed during the walk is left out.
+    ///
+    /// ```swift
+    /// for file in try await files.allFiles() {
+    ///     print(file.path, file.size, file.modificationDate)
+    /// }
+    /// ```
+    ///
+    /// - Throws: The errors of ``list(in:)`` and ``fileInfo(at:)``.
+    public func allFiles() async throws -> [StoredFileInfo] {
+        var files: [StoredFileInfo] = []
+        var folders = [""]
+        while let folder = folders.popLast() {
+            for path in try await list(in: folder) {
+                if path.hasSuffix("/") {
+                    folders.append(path)
+                } else if let info = try fileInfo(at: path) {
+                    files.append(info)
+                }
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,107 @@
+public import Foundation
+internal import ForgeCore
+
+/// Reading a store without knowing its keys in advance, for tools that inspect a data folder (such as the
+/// `forge inspect` command of the examples) and for migrations.
+extension DiskKVStore {
+    /// The keys that have a value in this store, sorted.
+    ///
+    /// Each key is recovered from its file's name (the escape is reversible) or, for a key too long for a
+    /// file name, from the key written beside its value. Files that no key produces (a stray `notes.txt`, a
+    /// temporary file of a running write) and shortened-name files whose key cannot be read are skipped.
+    /// A folder that does not exist, or cannot be read, has no keys: like ``get(_:)``, inspection never
+    /// throws.
+    ///
+    /// ```swift
+    /// let store = DiskKVStore(directory: .custom(dataFolder), namespace: "settings")
+    /// for key in store.storedKeys() {
+    ///     print(key, String(decoding: store.rawJSON(forKey: key) ?? Data(), as: UTF8.self))
+    /// }
+    /// ```
+    public func storedKeys() -> [String] {
+        let folderPath = folderURL.path
+        guard let entries = try? FileSystem.listDirectory(atPath: folderPath) else { return [] }
+        var keys: [String] = []
+        for entry in entries where entry.kind == .file && !FileSystem.isTemporaryName(entry.name) {
+            guard entry.name.hasSuffix(KeyFileName.fileExtension) else { continue }
+            let stem = String(entry.name.dropLast(KeyFileName.fileExtension.count))
+            if stem.contains("~") {
+                // A shortened name: the key is in the file.
+                guard let data = try? FileSystem.readFile(atPath: folderPath + "/" + entry.name),
+                    let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
+                    KeyFileName(key: header.key).candidates.contains(entry.name)
+                else { continue }
+                keys.append(header.key)
+            } else if let key = FileNameEncoding.decode(stem), KeyFileName(key: key) == .exact(entry.name) {
+                keys.append(key)
+            }
+        }
+        return keys.sorted()
+    }
+
+    /// The JSON of the value stored for `key`, as it is on disk, or nil when the key has no value.
+    ///
+    /// Use it to show a value without knowing its type. The bytes are returned as they are, so a corrupt
+    /// file (which ``get(_:)`` reads as nil) shows what it holds: check with `JSONSerialization` whether
+    /// they are JSON. For a key too long for a file name, the value is taken out of the file that holds it
+    /// beside the key.
+    ///
+    /// - Parameter key: The key's string, as ``storedKeys()`` lists it or ``KVKey/key`` holds it.
+    /// - Returns: The bytes of the value's JSON, or nil when the store holds no value for `key`.
+    public func rawJSON(forKey key: String) -> Data? {
+        let folderPath = folderURL.path
+        switch KeyFileName(key: key) {
+        case .exact(let name):
+            return try? FileSystem.readFile(atPath: folderPath + "/" + name)
+        case .hashed(let names):
+            for name in names {
+                guard let data = try? FileSystem.readFile(atPath: folderPath + "/" + name),
+                    let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
+                    header.key == key,
+                    let envelope = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let value = envelope["value"]
+                else { continue }
+                return try? JSONSerialization.data(
+                    withJSONObject: value,
+                    options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
+                )
+            }
+            return nil
+        }
+    }
+
+    /// The namespace whose folder has the name `folderName`, or nil when no namespace is stored under it.
+    ///
+    /// Every disk store (`DiskKVStore`, `DiskFileStore`, `EncryptedFileCrypt`) names its folder by the same
+    /// reversible escape of its namespace, so this turns the folders of a data folder back into the
+    /// namespaces to open them with.
+    ///
+    /// ```swift
+    /// DiskKVStore.namespace(forFolderNamed: "taskflow-settings")  // "taskflow-settings"
+    /// DiskKVStore.namespace(forFolderNamed: "^my ^app")           // nil: no namespace makes this name
+    /// ```
+    ///
+    /// - Parameter folderName: The last path component of a namespace folder.
+    /// - Returns: The namespace, or nil when `folderName` is not the escaped form of one.
+    public static func namespace(forFolderNamed folderName: String) -> String? {
+        guard let namespace = FileNameEncoding.decode(folderName),
+            FileNameEncoding.folderName(forNamespace: namespace) == folderName
+        else { return nil }
+        return namespace
+    }
+}
+
+extension KeyFileName {
+    /// Every file name this key may be stored under.
+    var candidates: [String] {
+        switch self {
+        case .exact(let name): [name]
+        case .hashed(let names): names
+        }
+    }
+}
+
+/// The key of a long key's file, read without decoding the value.
+private struct InspectedKeyHeader: Decodable {
+    var key: String
+}

@@ -1,0 +1,252 @@
+public import ForgeCrypt
+internal import Foundation
+public import Testing
+
+/// The behaviour every `CryptStoring` shares: the suite the package runs against each of its secret stores,
+/// ready to run against yours.
+///
+/// Each check gets a fresh, empty ``Subject``: the store, and where the store has them, a way to open a
+/// second handle on the same storage and a neighbouring store (another namespace or service) that
+/// `deleteAll` must leave alone. The checks about those are skipped where they are nil.
+///
+/// ```swift
+/// import ForgeStorageTesting
+/// import Testing
+///
+/// @Test(arguments: CryptStoringConformance.checks)
+/// func behavesLikeEverySecretStore(_ check: CryptStoringConformance.Check) async throws {
+///     let folder = URL.temporaryDirectory.appending(path: UUID().uuidString)
+///     defer { try? FileManager.default.removeItem(at: folder) }
+///     func open(_ name: String) throws -> any CryptStoring { try MyVault(folder: folder, name: name) }
+///     try await check.run(on: .init(try open("main"), reopen: { try open("main") }, neighbour: try open("other")))
+/// }
+/// ```
+public enum CryptStoringConformance {
+    /// One check of this suite.
+    public typealias Check = ConformanceCheck<CryptStoringConformance.Subject>
+
+    /// Every check of the suite, in a stable order; each names the behaviour it pins down.
+    public static var checks: [Check] {
+        [
+            Check("get returns nil and contains is false when nothing is stored", getReturnsNilWhenNothingIsStored),
+            Check("strings, data and Codable values round-trip", roundTripsStringsDataAndCodableValues),
+            Check("set replaces the previous secret", setReplacesThePreviousSecret),
+            Check(
+                "delete removes only that key and succeeds when it is missing",
+                deleteRemovesOnlyThatKeyAndSucceedsWhenMissing
+            ),
+            Check("contains tracks existence", containsTracksExistence),
+            Check("deleteAll clears this store only and the store stays usable", deleteAllClearsThisStoreOnly),
+            Check("canonically equivalent key names are one key", canonicallyEquivalentKeyNamesAreOneKey),
+            Check("hostile key names are ordinary distinct keys", hostileKeyNamesAreOrdinaryDistinctKeys),
+            Check(
+                "reading with another type throws decodingFailed and keeps the secret",
+                readingWithAnotherTypeThrowsAndKeepsTheSecret
+            ),
+            Check(
+                "a value that cannot be encoded is refused and the old one kept",
+                aValueThatCannotBeEncodedIsRefusedAndTheOldOneKept
+            ),
+            Check(
+                "another handle on the same storage sees the same secrets",
+                anotherHandleOnTheSameStorageSeesTheSameSecrets
+            ),
+            Check("concurrent writes of distinct keys all land", concurrentWritesOfDistinctKeysAllLand),
+        ]
+    }
+
+    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
+    ///
+    /// ```swift
+    /// @Test func behavesLikeEverySecretStore() async {
+    ///     await CryptStoringConformance.run { CryptStoringConformance.Subject(MySecretStore()) }
+    /// }
+    /// ```
+    ///
+    /// A check that throws is recorded as an issue naming it, and the others still run.
+    ///
+    /// - Parameters:
+    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
+    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
+    public static func run(
+        makeSubject: () async throws -> Subject,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
+    }
+}
+
+extension CryptStoringConformance {
+    /// The store a check runs against, with what some checks need beside it.
+    public struct Subject: Sendable {
+        /// The store under test: fresh and empty.
+        public let store: any CryptStoring
+        /// Opens another handle on the same storage as ``store`` (a new instance over the same folder or
+        /// keychain service), or nil when the store cannot be reopened.
+        public let reopen: (@Sendable () throws -> any CryptStoring)?
+        /// Another store of the same kind beside ``store`` (another namespace, service or instance) that
+        /// ``store``'s `deleteAll` must not touch, or nil.
+        public let neighbour: (any CryptStoring)?
+
+        /// Creates a subject.
+        ///
+        /// - Parameters:
+        ///   - store: The store under test: fresh and empty.
+        ///   - reopen: Opens another handle on the same storage, if the store has such handles.
+        ///   - neighbour: Another store beside it, which `deleteAll` must leave alone.
+        public init(
+            _ store: any CryptStoring,
+            reopen: (@Sendable () throws -> any CryptStoring)? = nil,
+            neighbour: (any CryptStoring)? = nil
+        ) {
+            self.store = store
+            self.reopen = reopen
+            self.neighbour = neighbour
+        }
+    }
+
+    private static func getReturnsNilWhenNothingIsStored(_ subject: Subject) async throws {
+        let store = subject.store
+        #expect(try store.get(SuiteKeys.token) == nil)
+        #expect(try !store.contains(SuiteKeys.token))
+    }
+
+    private static func roundTripsStringsDataAndCodableValues(_ subject: Subject) async throws {
+        let store = subject.store
+        let bytes = Data([0x00, 0xFF, 0xC3, 0x28, 0x0A])  // not UTF-8
+        let credentials = Credentials(
+            user: "ada",
+            scopes: ["read", "write"],
+            expiry: Date(timeIntervalSinceReferenceDate: 123_456.789),
+            refresh: nil
+        )
+        try store.set("tök€n 🔑", for: SuiteKeys.token)
+        try store.set("", for: SuiteKeys.refresh)
+        try store.set(bytes, for: SuiteKeys.blob)
+        try store.set(credentials, for: SuiteKeys.credentials)
+
+        #expect(try store.get(SuiteKeys.token) == "tök€n 🔑")
+        #expect(try store.get(SuiteKeys.refresh) == "")
+        #expect(try store.get(SuiteKeys.blob) == bytes)
+        #expect(try store.get(SuiteKeys.credentials) == credentials)
+    }
+
+    private static func setReplacesThePreviousSecret(_ subject: Subject) async throws {
+        let store = subject.store
+        try store.set("first", for: SuiteKeys.token)
+        try store.set("second", for: SuiteKeys.token)
+        #expect(try store.get(SuiteKeys.token) == "second")
+    }
+
+    private static func deleteRemovesOnlyThatKeyAndSucceedsWhenMissing(_ subject: Subject) async throws {
+        let store = subject.store
+        try store.set("access", for: SuiteKeys.token)
+        try store.set("refresh", for: SuiteKeys.refresh)
+        try store.delete(SuiteKeys.token)
+        try store.delete(SuiteKeys.token)
+        try store.delete(SuiteKeys.blob)
+        #expect(try store.get(SuiteKeys.token) == nil)
+        #expect(try !store.contains(SuiteKeys.token))
+        #expect(try store.get(SuiteKeys.refresh) == "refresh")
+    }
+
+    private static func containsTracksExistence(_ subject: Subject) async throws {
+        let store = subject.store
+        #expect(try !store.contains(SuiteKeys.token))
+        try store.set("token", for: SuiteKeys.token)
+        #expect(try store.contains(SuiteKeys.token))
+        #expect(try !store.contains(SuiteKeys.refresh))
+    }
+
+    private static func deleteAllClearsThisStoreOnly(_ subject: Subject) async throws {
+        let store = subject.store
+        let other = subject.neighbour
+        try store.set("access", for: SuiteKeys.token)
+        try store.set(Data([1, 2, 3]), for: SuiteKeys.blob)
+        try other?.set("kept", for: SuiteKeys.token)
+
+        try store.deleteAll()
+        try store.deleteAll()
+
+        #expect(try store.get(SuiteKeys.token) == nil)
+        #expect(try store.get(SuiteKeys.blob) == nil)
+        if let other { #expect(try other.get(SuiteKeys.token) == "kept") }
+        try store.set("usable again", for: SuiteKeys.token)
+        #expect(try store.get(SuiteKeys.token) == "usable again")
+    }
+
+    private static func canonicallyEquivalentKeyNamesAreOneKey(_ subject: Subject) async throws {
+        let store = subject.store
+        try store.set("precomposed", for: CryptKey<String>(key: "caf\u{E9}"))
+        #expect(try store.get(CryptKey<String>(key: "cafe\u{301}")) == "precomposed")
+        try store.set("decomposed", for: CryptKey<String>(key: "cafe\u{301}"))
+        #expect(try store.get(CryptKey<String>(key: "caf\u{E9}")) == "decomposed")
+        try store.delete(CryptKey<String>(key: "cafe\u{301}"))
+        #expect(try !store.contains(CryptKey<String>(key: "caf\u{E9}")))
+    }
+
+    private static func hostileKeyNamesAreOrdinaryDistinctKeys(_ subject: Subject) async throws {
+        let names = [
+            "", ".", "..", "../escape", "/etc/passwd", "a/b\\c", "nul\u{0}byte", "line\nbreak", "Case", "case",
+            "\u{E9}", "\u{C9}", "vault.json", "%2f", String(repeating: "long-", count: 2_000), "🔑",
+        ]
+        let store = subject.store
+        for (index, name) in names.enumerated() {
+            try store.set("value \(index)", for: CryptKey<String>(key: name))
+        }
+        for (index, name) in names.enumerated() {
+            #expect(try store.get(CryptKey<String>(key: name)) == "value \(index)", "key \(name.debugDescription)")
+        }
+        try store.delete(CryptKey<String>(key: "../escape"))
+        #expect(try store.get(CryptKey<String>(key: "../escape")) == nil)
+        #expect(try store.get(CryptKey<String>(key: "/etc/passwd")) == "value 4")
+    }
+
+    private static func readingWithAnotherTypeThrowsAndKeepsTheSecret(_ subject: Subject) async throws {
+        let store = subject.store
+        try store.set("not a number", for: SuiteKeys.token)
+        let asNumber = CryptKey<Double>(key: SuiteKeys.token.key)
+        #expect {
+            try store.get(asNumber)
+        } throws: { error in
+            guard case .decodingFailed(let key, _) = error as? CryptStoreError else { return false }
+            return key == SuiteKeys.token.key
+        }
+        #expect(try store.get(SuiteKeys.token) == "not a number")
+    }
+
+    private static func aValueThatCannotBeEncodedIsRefusedAndTheOldOneKept(_ subject: Subject) async throws {
+        let store = subject.store
+        try store.set(1.5, for: SuiteKeys.number)
+        #expect {
+            try store.set(Double.nan, for: SuiteKeys.number)
+        } throws: { error in
+            guard case .encodingFailed(let key, _) = error as? CryptStoreError else { return false }
+            return key == SuiteKeys.number.key
+        }
+        #expect(try store.get(SuiteKeys.number) == 1.5)
+    }
+
+    private static func anotherHandleOnTheSameStorageSeesTheSameSecrets(_ subject: Subject) async throws {
+        guard let reopen = subject.reopen else { return }
+        let first = subject.store
+        try first.set("persisted", for: SuiteKeys.token)
+        let second = try reopen()
+        #expect(try second.get(SuiteKeys.token) == "persisted")
+        try second.delete(SuiteKeys.token)
+        #expect(try first.get(SuiteKeys.token) == nil)
+    }
+
+    private static func concurrentWritesOfDistinctKeysAllLand(_ subject: Subject) async throws {
+        let store = subject.store
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<32 {
+                group.addTask { try store.set("secret \(index)", for: CryptKey<String>(key: "key.\(index)")) }
+            }
+            try await group.waitForAll()
+        }
+        for index in 0..<32 {
+            #expect(try store.get(CryptKey<String>(key: "key.\(index)")) == "secret \(index)")
+        }
+    }
+}

@@ -1,0 +1,221 @@
+public import ForgeKVStore
+internal import Foundation
+public import Testing
+
+/// The behaviour every `KVStoring` shares: the suite the package runs against each of its key-value stores,
+/// ready to run against yours.
+///
+/// Each check gets a fresh, empty store. Run each check as a test case of its own:
+///
+/// ```swift
+/// import ForgeStorageTesting
+/// import Testing
+///
+/// @Test(arguments: KVStoringConformance.checks)
+/// func behavesLikeEveryKVStore(_ check: KVStoringConformance.Check) async throws {
+///     try await check.run(on: MyKVStore())
+/// }
+/// ```
+///
+/// or all of them in one test with ``run(makeStore:sourceLocation:)``.
+public enum KVStoringConformance {
+    /// One check of this suite.
+    public typealias Check = ConformanceCheck<any KVStoring>
+
+    /// Every check of the suite, in a stable order; each names the behaviour it pins down.
+    public static var checks: [Check] {
+        [
+            Check("get returns nil and contains is false when nothing is stored", getReturnsNilWhenNothingIsStored),
+            Check("every supported type round-trips", everySupportedTypeRoundTrips),
+            Check("a stored nil optional is contained and reads as nil", storedNilOptionalIsContainedAndReadsAsNil),
+            Check("set replaces the previous value", setReplacesThePreviousValue),
+            Check("remove makes the key unset and keeps the others", removeMakesTheKeyUnset),
+            Check("removing an unset key succeeds", removingAnUnsetKeySucceeds),
+            Check("removeAll clears every key and the store stays usable", removeAllClearsEveryKey),
+            Check("removeAll on an empty store succeeds", removeAllOnAnEmptyStoreSucceeds),
+            Check(
+                "a value that cannot be encoded throws encodingFailed and keeps the stored value",
+                unencodableValueThrowsAndKeepsTheStoredValue
+            ),
+            Check("a value of another type reads as nil", valueOfAnotherTypeReadsAsNil),
+            Check("hostile keys are distinct and round-trip", hostileKeysAreDistinctAndRoundTrip),
+            Check("canonically equivalent keys are one key", canonicallyEquivalentKeysAreOneKey),
+            Check("concurrent writes all land", concurrentWritesAllLand),
+        ]
+    }
+
+    /// Runs every check, each against a fresh store from `makeStore`, in the current test.
+    ///
+    /// ```swift
+    /// @Test func behavesLikeEveryKVStore() async {
+    ///     await KVStoringConformance.run { MyKVStore() }
+    /// }
+    /// ```
+    ///
+    /// A check that throws is recorded as an issue naming it, and the others still run.
+    ///
+    /// - Parameters:
+    ///   - makeStore: Makes a fresh, empty store.
+    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
+    public static func run(
+        makeStore: () async throws -> any KVStoring,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await checks.runEach(makeStore, sourceLocation: sourceLocation)
+    }
+}
+
+extension KVStoringConformance {
+    private static func getReturnsNilWhenNothingIsStored(_ store: any KVStoring) async throws {
+        #expect(store.get(KVKey<Int>("taskCount")) == nil)
+        #expect(!store.contains(KVKey<Int>("taskCount")))
+    }
+
+    private static func everySupportedTypeRoundTrips(_ store: any KVStoring) async throws {
+        let date = Date(timeIntervalSinceReferenceDate: 812_345_678.123_456)
+        let settings = TaskSettings(theme: "dark", fontSize: 13.5, tags: ["a", "b"], reminder: date)
+        try expectRoundTrip(true, in: store)
+        try expectRoundTrip(-42, in: store)
+        try expectRoundTrip(Int.max, in: store)
+        try expectRoundTrip(3.141_592_653_589_793, in: store)
+        try expectRoundTrip(Float(1.1), in: store)
+        try expectRoundTrip("TaskFlow v2 – ✓", in: store)
+        try expectRoundTrip(date, in: store)
+        try expectRoundTrip(Data([0, 1, 2, 255]), in: store)
+        try expectRoundTrip(Data(), in: store)
+        try expectRoundTrip(URL(string: "https://example.com/a?b=c"), in: store)
+        try expectRoundTrip([1, 2, 3], in: store)
+        try expectRoundTrip(["a": 1, "b": 2], in: store)
+        try expectRoundTrip(Optional("present"), in: store)
+        try expectRoundTrip(settings, in: store)
+        try expectRoundTrip(SortOrder.byDate(ascending: false), in: store)
+        try expectRoundTrip([settings, settings], in: store)
+    }
+
+    private static func storedNilOptionalIsContainedAndReadsAsNil(_ store: any KVStoring) async throws {
+        let key = KVKey<String?>("taskflow.projectName")
+        try store.set(key, value: nil)
+        #expect(store.contains(key))
+        let read: String?? = store.get(key)
+        #expect(read == .some(.none))
+    }
+
+    private static func setReplacesThePreviousValue(_ store: any KVStoring) async throws {
+        let key = KVKey<String>("projectName")
+        try store.set(key, value: "first")
+        try store.set(key, value: "second")
+        #expect(store.get(key) == "second")
+    }
+
+    private static func removeMakesTheKeyUnset(_ store: any KVStoring) async throws {
+        let key = KVKey<Bool>("isActive")
+        let other = KVKey<Bool>("isActiveToo")
+        try store.set(key, value: true)
+        try store.set(other, value: true)
+        try store.remove(key)
+        #expect(store.get(key) == nil)
+        #expect(!store.contains(key))
+        #expect(store.get(other) == true)
+    }
+
+    private static func removingAnUnsetKeySucceeds(_ store: any KVStoring) async throws {
+        try store.remove(KVKey<Int>("never.set"))
+    }
+
+    private static func removeAllClearsEveryKey(_ store: any KVStoring) async throws {
+        try store.set(KVKey<Int>("a"), value: 1)
+        try store.set(KVKey<String>("b"), value: "hello")
+        try store.set(KVKey<TaskSettings>("c"), value: TaskSettings(theme: "x", fontSize: 1, tags: []))
+        try store.removeAll()
+        #expect(store.get(KVKey<Int>("a")) == nil)
+        #expect(store.get(KVKey<String>("b")) == nil)
+        #expect(!store.contains(KVKey<TaskSettings>("c")))
+        try store.set(KVKey<Int>("a"), value: 2)
+        #expect(store.get(KVKey<Int>("a")) == 2)
+    }
+
+    private static func removeAllOnAnEmptyStoreSucceeds(_ store: any KVStoring) async throws {
+        try store.removeAll()
+    }
+
+    private static func unencodableValueThrowsAndKeepsTheStoredValue(_ store: any KVStoring) async throws {
+        let number = KVKey<Double>("ratio")
+        try store.set(number, value: 0.5)
+        #expect(throws: KVStoreError.self) { try store.set(number, value: .nan) }
+        #expect(throws: KVStoreError.self) { try store.set(number, value: .infinity) }
+        #expect(store.get(number) == 0.5)
+
+        let broken = KVKey<Unencodable>("broken")
+        let error = #expect(throws: KVStoreError.self) { try store.set(broken, value: Unencodable()) }
+        #expect(error?.key == "broken")
+        if case .encodingFailed = error {
+        } else {
+            Issue.record("expected encodingFailed, got \(String(describing: error))")
+        }
+        #expect(!store.contains(broken))
+
+        let settings = KVKey<[Double]>("ratios")
+        try store.set(settings, value: [1, 2])
+        #expect(throws: KVStoreError.self) { try store.set(settings, value: [1, .nan]) }
+        #expect(store.get(settings) == [1, 2])
+    }
+
+    private static func valueOfAnotherTypeReadsAsNil(_ store: any KVStoring) async throws {
+        try store.set(KVKey<String>("shared"), value: "text")
+        #expect(store.get(KVKey<Int>("shared")) == nil)
+        #expect(store.get(KVKey<TaskSettings>("shared")) == nil)
+        #expect(store.get(KVKey<String>("shared")) == "text")
+    }
+
+    private static func hostileKeysAreDistinctAndRoundTrip(_ store: any KVStoring) async throws {
+        for (index, key) in hostileKeys.enumerated() {
+            try store.set(KVKey<Int>(key), value: index)
+        }
+        for (index, key) in hostileKeys.enumerated() {
+            #expect(store.get(KVKey<Int>(key)) == index, "key \(key.debugDescription)")
+        }
+        for key in hostileKeys {
+            try store.remove(KVKey<Int>(key))
+            #expect(!store.contains(KVKey<Int>(key)), "key \(key.debugDescription)")
+        }
+    }
+
+    private static func canonicallyEquivalentKeysAreOneKey(_ store: any KVStoring) async throws {
+        try store.set(KVKey<String>("caf\u{E9}"), value: "precomposed")
+        #expect(store.get(KVKey<String>("cafe\u{301}")) == "precomposed")
+        try store.set(KVKey<String>("cafe\u{301}"), value: "decomposed")
+        #expect(store.get(KVKey<String>("caf\u{E9}")) == "decomposed")
+    }
+
+    private static func concurrentWritesAllLand(_ store: any KVStoring) async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    for index in 0..<25 {
+                        try? store.set(KVKey<Int>("task\(task).item\(index)"), value: task * 100 + index)
+                        try? store.set(KVKey<Int>("contended"), value: task)
+                        _ = store.get(KVKey<Int>("contended"))
+                    }
+                }
+            }
+        }
+        for task in 0..<16 {
+            for index in 0..<25 {
+                #expect(store.get(KVKey<Int>("task\(task).item\(index)")) == task * 100 + index)
+            }
+        }
+        let contended = try #require(store.get(KVKey<Int>("contended")))
+        #expect((0..<16).contains(contended))
+    }
+
+    private static func expectRoundTrip<Value: Codable & Sendable & Equatable>(
+        _ value: Value,
+        in store: any KVStoring,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let key = KVKey<Value>("roundTrip.\(Value.self)")
+        try store.set(key, value: value)
+        #expect(store.get(key) == value, sourceLocation: sourceLocation)
+        #expect(store.contains(key), sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,42 @@
+internal import ForgeCore
+
+/// How an injected fault fails an operation: as a real disk or Keychain fails, or with your own error.
+///
+/// Each realistic failure surfaces as the typed error the real store throws for it:
+///
+/// | Failure | `InMemoryKVStore` (as `DiskKVStore`) | `InMemoryFileStore` (as `DiskFileStore`) | `InMemoryCrypt` |
+/// |---|---|---|---|
+/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed`, "No space left on device" | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed` and the like, as the vault |
+/// | ``permissionDenied`` | the same cases, "Permission denied" | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed`, as the vault |
+/// | ``deviceLocked`` | the same cases, "Operation not permitted" (data protection) | `.permissionDenied`, as data protection refuses to open the file | `notAccessibleNow(key:)`, as the Keychain |
+/// | ``corruptData`` | a read returns nil, as a disk store reads a damaged file | `load` returns the first half of the file (a torn copy), which `loadJSON` refuses with `decodingFailed` | `get` throws `tamperedItem(key:)` when a secret is stored |
+///
+/// `KVStoring.get(_:)` and `contains` do not throw, so a fault on them shows as a disk shows
+/// it: any read fault makes `get` return nil. A fault on `contains` or `exists` (``StoreOperation/exists``)
+/// makes it return false for ``permissionDenied`` and ``error(_:)``, and changes nothing for the others (a
+/// full disk, a locked device and a damaged file leave the file's existence readable); `InMemoryCrypt`'s
+/// `contains` throws `notAccessibleNow(key:)` while the device is locked. ``corruptData`` on an operation
+/// other than a read fails it as an I/O error (`EIO`) does.
+public enum StoreFailure: Sendable {
+    /// The volume is full (`ENOSPC`).
+    case outOfSpace
+    /// The process may not do this (`EACCES`).
+    case permissionDenied
+    /// The device is locked: protected files cannot be opened, and the Keychain answers "not accessible now".
+    case deviceLocked
+    /// The stored bytes are damaged.
+    case corruptData
+    /// Throws `error` as it is (a read that cannot throw returns nil or false instead).
+    case error(any Error & Sendable)
+
+    /// The fault a store's hook understands.
+    var injected: InjectedFault {
+        switch self {
+        case .outOfSpace: .outOfSpace
+        case .permissionDenied: .permissionDenied
+        case .deviceLocked: .deviceLocked
+        case .corruptData: .corruptData
+        case .error(let error): .error(error)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+internal import ForgeCore
+
+/// What a call on an in-memory store does, as the operation log records it and faults select it.
+public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
+    /// `get` (`KVStoring`, `CryptStoring`) or `load` (`FileStoring`).
+    case read
+    /// `contains` or `exists`.
+    case exists
+    /// `set` or `save`.
+    case write
+    /// `remove` or `delete` of one key or path.
+    case delete
+    /// `removeAll` or `deleteAll`.
+    case deleteAll
+    /// `list(in:)` or `totalSize()` of a file store.
+    case list
+
+    /// The operation a store reported through its hook.
+    init(_ kind: StoreOperationKind) {
+        switch kind {
+        case .read: self = .read
+        case .exists: self = .exists
+        case .write: self = .write
+        case .delete: self = .delete
+        case .deleteAll: self = .deleteAll
+        case .list: self = .list
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ForgeStorageTesting
+import Foundation
+import Testing
+
+@testable import ForgeCrypt
+
+/// An injected fault on ``InMemoryCrypt`` throws exactly what the real stores throw in the same situation.
+struct InMemoryCryptFaultParityTests {
+    let token = CryptKey<String>(key: "auth.access")
+
+    @Test func aLockedDeviceFailsLikeTheKeychainLogicOverALockedKeychain() throws {
+        let keychain = FakeKeychain()
+        let real = KeychainCrypt(
+            service: "com.example.app",
+            accessGroup: nil,
+            accessibility: .whenUnlocked,
+            synchronizable: false,
+            keychain: keychain
+        )
+        let faults = StoreFaults()
+        let memory = InMemoryCrypt(faults: faults)
+        try real.set("abc", for: token)
+        try memory.set("abc", for: token)
+        keychain.isLocked = true
+        faults.failAlways(.all, with: .deviceLocked)
+
+        expectSameError(try real.get(token), try memory.get(token))
+        expectSameError(try real.set("new", for: token), try memory.set("new", for: token))
+        expectSameError(try real.contains(token), try memory.contains(token))
+    }
+
+    @Test func corruptDataFailsLikeATamperedVaultItem() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vault = try EncryptedFileCrypt(
+            directory: .custom(folder),
+            namespace: "secrets",
+            masterKey: .symmetric(SymmetricKey(size: .bits256))
+        )
+        try vault.set("abc", for: token)
+        var bytes = try Data(contentsOf: vault.fileURL(for: token))
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: vault.fileURL(for: token))
+
+        let memory = InMemoryCrypt(faults: StoreFaults([.always(.read, with: .corruptData)]))
+        try memory.set("abc", for: token)
+        expectSameError(try vault.get(token), try memory.get(token))
+        #expect(try vault.contains(token) == memory.contains(token))
+    }
+
+    /// Expects both calls to throw the same ``CryptStoreError``.
+    private func expectSameError<A, B>(
+        _ real: @autoclosure () throws -> A,
+        _ memory: @autoclosure () throws -> B,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let realError = #expect(throws: CryptStoreError.self, sourceLocation: sourceLocation) { _ = try real() }
+        let memoryError = #expect(throws: CryptStoreError.self, sourceLocation: sourceLocation) { _ = try memory() }
+        #expect(realError == memoryError, sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,103 @@
+import ForgeKVStore
+import ForgeStorageTesting
+import Foundation
+import Testing
+
+/// Each injected fault on ``InMemoryKVStore`` surfaces as ``DiskKVStore`` reports it.
+struct InMemoryKVStoreFaultTests {
+    let faults = StoreFaults()
+    let store: InMemoryKVStore
+    let key = KVKey<String>("taskflow.projectName")
+
+    init() {
+        store = InMemoryKVStore(faults: faults)
+    }
+
+    @Test(arguments: [
+        (StoreFailure.outOfSpace, "No space left on device (errno 28)"),
+        (.permissionDenied, "Permission denied (errno 13)"),
+        (.deviceLocked, "Operation not permitted (errno 1)"),
+        (.corruptData, "Input/output error (errno 5)"),
+    ])
+    func aFailedWriteIsWriteFailedWithTheSystemReasonAndKeepsTheOldValue(
+        failure: StoreFailure,
+        reason: String
+    ) throws {
+        try store.set(key, value: "old")
+        faults.failNext(.write, with: failure)
+        #expect(throws: KVStoreError.writeFailed(key: key.key, underlying: "open '\(key.key)' failed: \(reason)")) {
+            try store.set(key, value: "new")
+        }
+        #expect(store.get(key) == "old")
+    }
+
+    @Test func aFailedRemoveIsRemoveFailedAndKeepsTheValue() throws {
+        try store.set(key, value: "kept")
+        faults.failNext(.delete, with: .permissionDenied)
+        #expect(
+            throws: KVStoreError.removeFailed(
+                key: key.key,
+                underlying: "remove '\(key.key)' failed: Permission denied (errno 13)"
+            )
+        ) { try store.remove(key) }
+        #expect(store.get(key) == "kept")
+    }
+
+    @Test func aFailedRemoveAllIsRemoveAllFailedAndKeepsEveryValue() throws {
+        try store.set(key, value: "kept")
+        faults.failNext(.deleteAll, with: .deviceLocked)
+        #expect(throws: KVStoreError.removeAllFailed(underlying: "remove '' failed: Operation not permitted (errno 1)"))
+        {
+            try store.removeAll()
+        }
+        #expect(store.count == 1)
+    }
+
+    @Test(arguments: [StoreFailure.outOfSpace, .permissionDenied, .deviceLocked, .corruptData])
+    func anyReadFaultMakesGetReturnNilAsAnUnreadableFileDoes(failure: StoreFailure) throws {
+        try store.set(key, value: "stored")
+        faults.failNext(.read, with: failure)
+        #expect(store.get(key) == nil)
+        #expect(store.get(key) == "stored")
+    }
+
+    @Test func aReadFaultWithYourOwnErrorAlsoReadsAsNil() throws {
+        struct Boom: Error {}
+        try store.set(key, value: "stored")
+        faults.failNext(.read, with: .error(Boom()))
+        #expect(store.get(key) == nil)
+    }
+
+    @Test func containsIsFalseOnlyWhenPermissionIsDeniedOrForYourOwnError() throws {
+        struct Boom: Error {}
+        try store.set(key, value: "stored")
+        for failure in [StoreFailure.outOfSpace, .deviceLocked, .corruptData] {
+            faults.failNext(.exists, with: failure)
+            #expect(store.contains(key))
+        }
+        faults.failNext(.exists, with: .permissionDenied)
+        #expect(!store.contains(key))
+        faults.failNext(.exists, with: .error(Boom()))
+        #expect(!store.contains(key))
+        #expect(faults.injectedCount == 5)
+    }
+
+    @Test func yourOwnErrorIsThrownAsItIs() {
+        struct Boom: Error, Equatable {}
+        faults.failAlways(.changes, with: .error(Boom()))
+        #expect(throws: Boom()) { try store.set(key, value: "x") }
+        #expect(throws: Boom()) { try store.remove(key) }
+        #expect(throws: Boom()) { try store.removeAll() }
+    }
+
+    @Test func anUnencodableValueIsRefusedBeforeAFaultIsSpent() {
+        faults.failNext(.write, with: .outOfSpace)
+        let error = #expect(throws: KVStoreError.self) { try store.set(KVKey<Double>("ratio"), value: .nan) }
+        #expect(error?.key == "ratio")
+        if case .encodingFailed = error {
+        } else {
+            Issue.record("expected encodingFailed, got \(String(describing: error))")
+        }
+        #expect(faults.pending.count == 1)
+    }
+}
