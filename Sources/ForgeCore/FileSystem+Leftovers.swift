@@ -11,8 +11,7 @@ extension FileSystem {
     package static func removeLeftoversOnce(inFolder path: String) {
         guard sweptFolders.withLock({ $0.insert(path).inserted }) else { return }
         ConfinedFolder(path: path).removeOrphanedTemporaryFiles()
-        let parent = parentPath(of: path)
-        let name = String(decoding: path.utf8.dropFirst(parent.utf8.count + 1), as: UTF8.self)
+        let (parent, name) = split(path)
         removeOrphanedTemporaryFiles(inDirectory: parent, forName: name)
     }
 }

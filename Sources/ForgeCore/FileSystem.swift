@@ -65,7 +65,7 @@ package enum FileSystem {
 
     /// Reads from the open file `fd` until its end; `size` is the expected size, used to size the buffer.
     static func readAll(_ fd: Int32, size: Int, path: @autoclosure () -> String) throws(FileSystemError) -> Data {
-        // One byte more than the size, so the read that finds the end of the file has room to return 0.
+        // One byte more than the size: room for the read that returns 0 when a file is shorter than its size said.
         var capacity = max(size, 0) + 1
         guard var buffer = malloc(capacity) else { throw FileSystemError(.read, path: path(), code: ENOMEM) }
         var count = 0
@@ -81,6 +81,9 @@ package enum FileSystem {
             let result = read(fd, buffer + count, capacity - count)
             if result > 0 {
                 count += result
+                // The stores replace files by renaming and never write one in place: `size` bytes are the
+                // whole file, so no further read is needed to find its end.
+                if count == size { break }
             } else if result == 0 {
                 break
             } else if errno != EINTR {
@@ -138,8 +141,7 @@ package enum FileSystem {
         toPath path: String,
         options: WriteOptions = WriteOptions()
     ) throws(FileSystemError) {
-        let parent = parentPath(of: path)
-        let name = String(decoding: path.utf8.dropFirst(parent.utf8.count + 1), as: UTF8.self)
+        let (parent, name) = split(path)
         try ConfinedFolder(path: parent, options: options)
             .writeFile(data, to: [name], replaceExisting: options.replaceExisting)
     }
@@ -345,8 +347,7 @@ package enum FileSystem {
             throw FileSystemError(.stat, path: path, code: errno)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            let parent = parentPath(of: path)
-            let name = String(decoding: path.utf8.dropFirst(parent.utf8.count + 1), as: UTF8.self)
+            let (parent, name) = split(path)
             let parentFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if parentFD >= 0 {
                 defer { _ = close(parentFD) }
@@ -395,6 +396,14 @@ package enum FileSystem {
     }
 
     // MARK: Paths
+
+    /// The folder part of `path` and the name after its last `/`: `/a/b` gives `/a` and `b`, `/b` gives `/`
+    /// and `b`, and `b` gives `.` and `b`.
+    package static func split(_ path: String) -> (parent: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        let name = String(path.utf8[path.utf8.index(after: slash)...]) ?? ""
+        return (parentPath(of: path), name)
+    }
 
     /// The folder part of `path`: everything before its last `/`.
     package static func parentPath(of path: String) -> String {

@@ -90,12 +90,15 @@ package struct RelativePath: Sendable, Hashable {
         let canonical = FileNameEncoding.canonicalForm(of: path)
         let byteCount = canonical.utf8.count
         if byteCount > Self.maximumLength { throw .tooLong(byteCount: byteCount) }
-        let names = canonical.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        for name in names {
-            if name.isEmpty { throw .emptyName }
-            if name == "." || name == ".." { throw .dotName(name) }
-            if name.utf8.count > Self.maximumNameLength { throw .nameTooLong(name) }
+        // Split and check the bytes: `/` and `.` are ASCII, so no Character (grapheme) work is needed.
+        var names: [String] = []
+        for bytes in canonical.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            if bytes.isEmpty { throw .emptyName }
+            let name = String(decoding: bytes, as: UTF8.self)
+            if bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) && bytes.count <= 2 { throw .dotName(name) }
+            if bytes.count > Self.maximumNameLength { throw .nameTooLong(name) }
             if FileSystem.isTemporaryName(name) { throw .reservedName(name) }
+            names.append(name)
         }
         self.init(string: canonical, components: names)
     }

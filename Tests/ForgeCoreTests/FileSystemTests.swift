@@ -146,4 +146,11 @@ struct FileSystemTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/real").isEmpty)
         }
     }
+
+    @Test func splitSeparatesTheFolderFromTheName() {
+        #expect(FileSystem.split("/a/b") == ("/a", "b"))
+        #expect(FileSystem.split("/b") == ("/", "b"))
+        #expect(FileSystem.split("b") == (".", "b"))
+        #expect(FileSystem.split("/a/caf\u{E9}") == ("/a", "caf\u{E9}"))
+    }
 }
