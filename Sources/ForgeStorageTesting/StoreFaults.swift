@@ -85,9 +85,17 @@ public final class StoreFaults: Sendable {
             guard let index = state.faults.firstIndex(where: { $0.matches(operation, target: target) }) else {
                 return nil
             }
-            if let remaining = state.faults[index].remaining { state.faults[index].remaining = remaining - 1 }
+            let failure = state.faults[index].failure
+            if let remaining = state.faults[index].remaining {
+                // A spent fault is dropped, so faults added one by one over a long test do not pile up.
+                if remaining <= 1 {
+                    state.faults.remove(at: index)
+                } else {
+                    state.faults[index].remaining = remaining - 1
+                }
+            }
             state.injected += 1
-            return state.faults[index].failure
+            return failure
         }
     }
 }
