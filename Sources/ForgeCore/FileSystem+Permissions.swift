@@ -25,10 +25,7 @@ extension FileSystem {
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
         defer { _ = close(fd) }
 
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path, code: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystemError(.read, path: path, code: EISDIR) }
-        let data = try readAll(fd, size: Int(info.st_size), path: path)
+        let (data, info) = try readRegularFile(from: fd, path: path)
         return (data, permissionBits(of: info))
     }
 

@@ -54,13 +54,22 @@ package enum FileSystem {
     /// A folder fails with `EISDIR`, any other kind of file that is not a regular file with `EINVAL`. `path` is
     /// only built when an error needs it.
     static func readAll(from fd: Int32, path: @autoclosure () -> String) throws(FileSystemError) -> Data {
+        try readRegularFile(from: fd, path: path()).data
+    }
+
+    /// Reads the whole regular file open at `fd`, as ``readAll(from:path:)`` does, and returns its status too,
+    /// taken from the same open file.
+    static func readRegularFile(
+        from fd: Int32,
+        path: @autoclosure () -> String
+    ) throws(FileSystemError) -> (data: Data, status: stat) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path(), code: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
             throw FileSystemError(.read, path: path(), code: code)
         }
-        return try readAll(fd, size: Int(info.st_size), path: path())
+        return (try readAll(fd, size: Int(info.st_size), path: path()), info)
     }
 
     /// Reads from the open file `fd` until its end; `size` is the expected size, used to size the buffer.

@@ -49,9 +49,7 @@ extension EncryptedFileCrypt {
     }
 
     private static func vaultFolderPath(directory: StorageDirectory, namespace: String) -> String {
-        directory.resolvedURL()
-            .appendingPathComponent(FileNameEncoding.folderName(forNamespace: namespace), isDirectory: true)
-            .path
+        directory.folderURL(forNamespace: namespace).path
     }
 
     private static func countItems(inFolder path: String) throws(CryptStoreError) -> Int {
