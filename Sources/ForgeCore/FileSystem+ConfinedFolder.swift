@@ -30,11 +30,14 @@ extension FileSystem {
         package let path: String
         /// Permissions, protection and flushing for the files and folders written.
         package let options: WriteOptions
+        /// ``path`` and a `/`, the start of the path of everything inside.
+        let pathPrefix: String
 
         /// A confined view of the folder at `path`, which need not exist yet.
         package init(path: String, options: WriteOptions = WriteOptions()) {
             self.path = path
             self.options = options
+            self.pathPrefix = path + "/"
         }
     }
 }
@@ -48,7 +51,7 @@ extension FileSystem.ConfinedFolder {
         if folder.isEmpty {
             // A file right in the folder: one `open` of its path, as the folder itself is opened by path below, with
             // O_NOFOLLOW for the name. A failure goes the long way, which finds the reason.
-            let fd = open(path + "/" + name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            let fd = openInFolder(name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             if fd >= 0 {
                 defer { _ = close(fd) }
                 return try FileSystem.readAll(from: fd, path: absolutePath(components))
@@ -64,6 +67,21 @@ extension FileSystem.ConfinedFolder {
         }
         defer { _ = close(fd) }
         return try FileSystem.readAll(from: fd, path: absolutePath(components))
+    }
+
+    /// Opens `name`, right in the folder, by its full path, which is built on the stack rather than the heap.
+    private func openInFolder(_ name: String, flags: Int32) -> Int32 {
+        let prefix = pathPrefix.utf8
+        let suffix = name.utf8
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefix.count + suffix.count + 1) { buffer in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            let prefixCount = bytes.initializeMemory(as: UInt8.self, fromContentsOf: prefix).count
+            let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[prefixCount...])
+            let end = prefixCount + rest.initializeMemory(as: UInt8.self, fromContentsOf: suffix).count
+            bytes[end] = 0
+            guard let path = buffer.baseAddress else { return -1 }
+            return open(path, flags)
+        }
     }
 
     /// Whether a regular file is at `components`; false for folders, links and anything unreachable.

@@ -88,19 +88,32 @@ package struct RelativePath: Sendable, Hashable {
         if path.utf8.contains(0) { throw .containsNUL }
         if path.utf8.first == UInt8(ascii: "/") { throw .absolute }
         let canonical = FileNameEncoding.canonicalForm(of: path)
-        let byteCount = canonical.utf8.count
-        if byteCount > Self.maximumLength { throw .tooLong(byteCount: byteCount) }
-        // Split and check the bytes: `/` and `.` are ASCII, so no Character (grapheme) work is needed.
+        let bytes = canonical.utf8
+        if bytes.count > Self.maximumLength { throw .tooLong(byteCount: bytes.count) }
+        // One pass over the bytes: `/` and `.` are ASCII, so no Character (grapheme) work is needed. A path of
+        // one name keeps its string as that name; only deeper paths make a string per name.
         var names: [String] = []
-        for bytes in canonical.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            if bytes.isEmpty { throw .emptyName }
-            let name = String(decoding: bytes, as: UTF8.self)
-            if bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) && bytes.count <= 2 { throw .dotName(name) }
-            if bytes.count > Self.maximumNameLength { throw .nameTooLong(name) }
-            if FileSystem.isTemporaryName(name) { throw .reservedName(name) }
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            let isWholePath = start == bytes.startIndex && end == bytes.endIndex
+            let name = isWholePath ? canonical : String(Substring(bytes[start..<end]))
+            try Self.check(name: name)
             names.append(name)
+            guard end < bytes.endIndex else { break }
+            start = bytes.index(after: end)
         }
         self.init(string: canonical, components: names)
+    }
+
+    /// Checks one name of a path.
+    private static func check(name: String) throws(Violation) {
+        let bytes = name.utf8
+        guard let first = bytes.first else { throw .emptyName }
+        let startsWithDot = first == UInt8(ascii: ".")
+        if startsWithDot && bytes.count <= 2 && bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { throw .dotName(name) }
+        if bytes.count > maximumNameLength { throw .nameTooLong(name) }
+        if startsWithDot && FileSystem.isTemporaryName(name) { throw .reservedName(name) }
     }
 
     private init(string: String, components: [String]) {

@@ -46,6 +46,8 @@ public struct EncryptedFileCrypt: Sendable {
     public let folderURL: URL
 
     private let folderPath: String
+    /// ``folderPath`` and a `/`: an item's path is this and its file name.
+    private let itemPathPrefix: String
     private let keys: VaultKeys
 
     /// The permission bits of the vault folder.
@@ -79,6 +81,7 @@ public struct EncryptedFileCrypt: Sendable {
         self.folderURL = directory.folderURL(forNamespace: namespace)
         let folderPath = folderURL.path
         self.folderPath = folderPath
+        self.itemPathPrefix = folderPath + "/"
         do {
             try FileSystem.createDirectory(
                 atPath: folderPath,
@@ -100,11 +103,15 @@ public struct EncryptedFileCrypt: Sendable {
     ///
     /// Its name is a keyed hash: without the master key, nobody can tell which key a file belongs to.
     public func fileURL<Value>(for key: CryptKey<Value>) -> URL {
-        folderURL.appendingPathComponent(keys.fileName(for: key.key), isDirectory: false)
+        folderURL.appendingPathComponent(keys.item(for: key.key).fileName, isDirectory: false)
     }
 
     private func itemPath(for key: String) -> String {
-        folderPath + "/" + keys.fileName(for: key)
+        itemPath(of: keys.item(for: key))
+    }
+
+    private func itemPath(of item: VaultItem) -> String {
+        itemPathPrefix + item.fileName
     }
 
     private static func writeOptions(protection: FileProtection, replaceExisting: Bool) -> FileSystem.WriteOptions {
@@ -125,15 +132,16 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when it is not a `Value`, or
     ///   ``CryptStoreError/readFailed(key:underlying:)``.
     public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
+        let item = keys.item(for: key.key)
         let file: Data
         do {
-            file = try FileSystem.readFile(atPath: itemPath(for: key.key))
+            file = try FileSystem.readFile(atPath: itemPath(of: item))
         } catch  where error.isNotFound {
             return nil
         } catch {
             throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
         }
-        guard let plaintext = keys.open(file, for: key.key) else { throw CryptStoreError.tamperedItem(key: key.key) }
+        guard let plaintext = keys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
         return try SecretCoding.decode(Value.self, from: plaintext, key: key.key)
     }
 
@@ -143,16 +151,17 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
         let plaintext = try SecretCoding.encode(value, key: key.key)
+        let item = keys.item(for: key.key)
         let file: Data
         do {
-            file = try keys.seal(plaintext, for: key.key)
+            file = try keys.seal(plaintext, as: item)
         } catch {
             throw CryptStoreError.writeFailed(key: key.key, underlying: String(describing: error))
         }
         do {
             try FileSystem.writeAtomically(
                 file,
-                toPath: itemPath(for: key.key),
+                toPath: itemPath(of: item),
                 options: Self.writeOptions(protection: fileProtection, replaceExisting: true)
             )
         } catch {
@@ -191,7 +200,7 @@ extension EncryptedFileCrypt: CryptStoring {
     public func deleteAll() throws {
         do {
             for entry in try FileSystem.listDirectory(atPath: folderPath) where Self.isItemFile(entry) {
-                try FileSystem.removeFile(atPath: folderPath + "/" + entry.name)
+                try FileSystem.removeFile(atPath: itemPathPrefix + entry.name)
             }
         } catch {
             throw CryptStoreError.removeAllFailed(underlying: error.description)

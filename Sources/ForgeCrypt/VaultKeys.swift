@@ -21,10 +21,10 @@ struct VaultKeys: Sendable {
     private let itemKey: SymmetricKey
     private let nameKey: SymmetricKey
     private let checkKey: SymmetricKey
-    /// File names already computed, by key: a name costs an HMAC, and an app reads the same few keys again.
-    private let fileNames = LockedState<[String: String]>([:])
-    /// The most names kept; past it the cache starts over, so arbitrary keys cannot grow it without bound.
-    private static let fileNameCacheLimit = 512
+    /// Items already derived, by key name: a name costs an HMAC, and an app reads the same few keys again.
+    private let items = LockedState<[String: VaultItem]>([:])
+    /// The most items kept; past it the cache starts over, so arbitrary keys cannot grow it without bound.
+    private static let itemCacheLimit = 512
 
     private static let checkMessage = Data("forge-crypt.v1.key-check".utf8)
 
@@ -45,42 +45,32 @@ struct VaultKeys: Sendable {
         CryptoPrimitives.isValidAuthenticationCode(keyCheck, for: Self.checkMessage, using: checkKey)
     }
 
-    /// The file name of the item stored under `key`: 64 hex digits and ``itemExtension``.
-    func fileName(for key: String) -> String {
-        if let name = fileNames.withLock({ $0[key] }) { return name }
-        let code = CryptoPrimitives.authenticationCode(
-            for: Data(FileNameEncoding.canonicalForm(of: key).utf8),
-            using: nameKey
-        )
-        let name = FileNameEncoding.hex(code) + Self.itemExtension
-        fileNames.withLock { names in
-            if names.count >= Self.fileNameCacheLimit { names.removeAll(keepingCapacity: true) }
-            names[key] = name
+    /// The file name and associated data of the item stored under `key`.
+    func item(for key: String) -> VaultItem {
+        if let item = items.withLock({ $0[key] }) { return item }
+        let name = FileNameEncoding.canonicalForm(of: key)
+        let code = CryptoPrimitives.authenticationCode(for: Data(name.utf8), using: nameKey)
+        var associatedData = Data([Self.itemFormat])
+        associatedData.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
+        associatedData.append(contentsOf: name.utf8)
+        let item = VaultItem(fileName: FileNameEncoding.hex(code) + Self.itemExtension, associatedData: associatedData)
+        items.withLock { items in
+            if items.count >= Self.itemCacheLimit { items.removeAll(keepingCapacity: true) }
+            items[key] = item
         }
-        return name
+        return item
     }
 
-    /// The contents of the item file that holds `plaintext` under `key`.
-    func seal(_ plaintext: Data, for key: String) throws -> Data {
+    /// The contents of the file that holds `plaintext` as `item`.
+    func seal(_ plaintext: Data, as item: VaultItem) throws -> Data {
         var file = Data([Self.itemFormat])
-        file.append(try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: Self.associatedData(for: key)))
+        file.append(try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: item.associatedData))
         return file
     }
 
-    /// The plaintext of an item file stored under `key`, or nil when the file does not authenticate.
-    func open(_ file: Data, for key: String) -> Data? {
+    /// The plaintext of a file read as `item`, or nil when the file does not authenticate.
+    func open(_ file: Data, as item: VaultItem) -> Data? {
         guard file.first == Self.itemFormat else { return nil }
-        return CryptoPrimitives.open(
-            Data(file.dropFirst()),
-            using: itemKey,
-            authenticating: Self.associatedData(for: key)
-        )
-    }
-
-    private static func associatedData(for key: String) -> Data {
-        var data = Data([itemFormat])
-        data.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
-        data.append(contentsOf: FileNameEncoding.canonicalForm(of: key).utf8)
-        return data
+        return CryptoPrimitives.open(file.dropFirst(), using: itemKey, authenticating: item.associatedData)
     }
 }
