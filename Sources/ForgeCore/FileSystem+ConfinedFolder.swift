@@ -51,7 +51,9 @@ extension FileSystem.ConfinedFolder {
         if folder.isEmpty {
             // A file right in the folder: one `open` of its path, as the folder itself is opened by path below, with
             // O_NOFOLLOW for the name. A failure goes the long way, which finds the reason.
-            let fd = openInFolder(name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            let fd = FileSystem.withJoinedPath(pathPrefix, name) {
+                open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            }
             if fd >= 0 {
                 defer { _ = close(fd) }
                 return try FileSystem.readAll(from: fd, path: absolutePath(components))
@@ -67,21 +69,6 @@ extension FileSystem.ConfinedFolder {
         }
         defer { _ = close(fd) }
         return try FileSystem.readAll(from: fd, path: absolutePath(components))
-    }
-
-    /// Opens `name`, right in the folder, by its full path, which is built on the stack rather than the heap.
-    private func openInFolder(_ name: String, flags: Int32) -> Int32 {
-        let prefix = pathPrefix.utf8
-        let suffix = name.utf8
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefix.count + suffix.count + 1) { buffer in
-            let bytes = UnsafeMutableRawBufferPointer(buffer)
-            let prefixCount = bytes.initializeMemory(as: UInt8.self, fromContentsOf: prefix).count
-            let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[prefixCount...])
-            let end = prefixCount + rest.initializeMemory(as: UInt8.self, fromContentsOf: suffix).count
-            bytes[end] = 0
-            guard let path = buffer.baseAddress else { return -1 }
-            return open(path, flags)
-        }
     }
 
     /// Whether a regular file is at `components`; false for folders, links and anything unreachable.

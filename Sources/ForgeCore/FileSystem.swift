@@ -49,6 +49,38 @@ package enum FileSystem {
         return try readAll(from: fd, path: path)
     }
 
+    /// Reads the whole file named `name` in the folder whose path, ending in `/`, is `folderPrefix`.
+    ///
+    /// What ``readFile(atPath:)`` does, with the joined path built on the stack rather than the heap.
+    package static func readFile(named name: String, inFolder folderPrefix: String) throws(FileSystemError) -> Data {
+        let (fd, code) = withJoinedPath(folderPrefix, name) { path in
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            return (fd, fd < 0 ? errno : 0)
+        }
+        guard fd >= 0 else { throw FileSystemError(.open, path: folderPrefix + name, code: code) }
+        defer { _ = close(fd) }
+        return try readAll(from: fd, path: folderPrefix + name)
+    }
+
+    /// Calls `body` with `prefix` and `name` joined into one NUL-terminated path, built on the stack.
+    package static func withJoinedPath<Result>(
+        _ prefix: String,
+        _ name: String,
+        _ body: (UnsafePointer<CChar>) -> Result
+    ) -> Result {
+        let head = prefix.utf8
+        let tail = name.utf8
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: head.count + tail.count + 1) { buffer in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            let headCount = bytes.initializeMemory(as: UInt8.self, fromContentsOf: head).count
+            let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[headCount...])
+            bytes[headCount + rest.initializeMemory(as: UInt8.self, fromContentsOf: tail).count] = 0
+            // Never nil: the capacity is at least 1. An empty path, which no call can open, stands in for it.
+            guard let path = buffer.baseAddress else { return body("") }
+            return body(path)
+        }
+    }
+
     /// Reads the whole regular file open at `fd` (which stays open); `path` names it in errors.
     ///
     /// A folder fails with `EISDIR`, any other kind of file that is not a regular file with `EINVAL`. `path` is

@@ -18,9 +18,10 @@ package import os
 /// counter.withLock { $0 += 1 }
 /// ```
 package final class LockedState<State>: @unchecked Sendable {
-    // Safe to share: `state` is only touched while `mutex` is held.
+    // Safe to share: `state` is only touched while `mutex` is held. It lives behind a pointer rather than in a
+    // stored `var`, so an access pays for the lock only, not for a second, dynamic exclusivity check.
     @usableFromInline
-    internal var state: State
+    internal let state: UnsafeMutablePointer<State>
 
     #if canImport(os)
     @usableFromInline
@@ -32,7 +33,8 @@ package final class LockedState<State>: @unchecked Sendable {
 
     /// Creates the guarded value.
     package init(_ initialState: State) {
-        self.state = initialState
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: initialState)
         self.mutex = .allocate(capacity: 1)
         #if canImport(os)
         self.mutex.initialize(to: os_unfair_lock())
@@ -48,6 +50,8 @@ package final class LockedState<State>: @unchecked Sendable {
         #endif
         self.mutex.deinitialize(count: 1)
         self.mutex.deallocate()
+        self.state.deinitialize(count: 1)
+        self.state.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
@@ -60,6 +64,6 @@ package final class LockedState<State>: @unchecked Sendable {
         pthread_mutex_lock(self.mutex)
         defer { pthread_mutex_unlock(self.mutex) }
         #endif
-        return try body(&self.state)
+        return try body(&self.state.pointee)
     }
 }

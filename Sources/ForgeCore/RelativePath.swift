@@ -85,25 +85,48 @@ package struct RelativePath: Sendable, Hashable {
     }
 
     private init(checking path: String) throws(Violation) {
-        if path.utf8.contains(0) { throw .containsNUL }
+        let bytes = Self.scan(path)
+        if bytes.hasNUL { throw .containsNUL }
         if path.utf8.first == UInt8(ascii: "/") { throw .absolute }
-        let canonical = FileNameEncoding.canonicalForm(of: path)
-        let bytes = canonical.utf8
-        if bytes.count > Self.maximumLength { throw .tooLong(byteCount: bytes.count) }
-        // One pass over the bytes: `/` and `.` are ASCII, so no Character (grapheme) work is needed. A path of
-        // one name keeps its string as that name; only deeper paths make a string per name.
+        let canonical = bytes.isASCII ? path : FileNameEncoding.canonicalForm(of: path)
+        if canonical.utf8.count > Self.maximumLength { throw .tooLong(byteCount: canonical.utf8.count) }
+        if bytes.slashCount == 0 {
+            // One name, the common case: the path's own string is that name.
+            try Self.check(name: canonical)
+            self.init(string: canonical, components: [canonical])
+            return
+        }
+        // `/` and `.` are ASCII, so names are split and checked by byte, with no Character (grapheme) work.
         var names: [String] = []
-        var start = bytes.startIndex
+        names.reserveCapacity(bytes.slashCount + 1)
+        let utf8 = canonical.utf8
+        var start = utf8.startIndex
         while true {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-            let isWholePath = start == bytes.startIndex && end == bytes.endIndex
-            let name = isWholePath ? canonical : String(Substring(bytes[start..<end]))
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            let name = String(Substring(utf8[start..<end]))
             try Self.check(name: name)
             names.append(name)
-            guard end < bytes.endIndex else { break }
-            start = bytes.index(after: end)
+            guard end < utf8.endIndex else { break }
+            start = utf8.index(after: end)
         }
         self.init(string: canonical, components: names)
+    }
+
+    /// What one pass over a path's bytes finds: a NUL, a byte outside ASCII, and how many `/` there are.
+    private static func scan(_ path: String) -> (hasNUL: Bool, isASCII: Bool, slashCount: Int) {
+        var path = path
+        path.makeContiguousUTF8()
+        return path.utf8.withContiguousStorageIfAvailable { bytes in
+            var hasNUL = false
+            var high: UInt8 = 0
+            var slashCount = 0
+            for byte in bytes {
+                high |= byte
+                if byte == 0 { hasNUL = true }
+                if byte == UInt8(ascii: "/") { slashCount += 1 }
+            }
+            return (hasNUL, high < 0x80, slashCount)
+        } ?? (path.utf8.contains(0), false, path.utf8.count { $0 == UInt8(ascii: "/") })
     }
 
     /// Checks one name of a path.

@@ -135,7 +135,7 @@ extension EncryptedFileCrypt: CryptStoring {
         let item = keys.item(for: key.key)
         let file: Data
         do {
-            file = try FileSystem.readFile(atPath: itemPath(of: item))
+            file = try FileSystem.readFile(named: item.fileName, inFolder: itemPathPrefix)
         } catch  where error.isNotFound {
             return nil
         } catch {

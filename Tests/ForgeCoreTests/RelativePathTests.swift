@@ -13,6 +13,19 @@ struct RelativePathTests {
     @Test func pathsAreKeptInNFC() throws {
         let path = try RelativePath(validating: "cafe\u{301}/x")
         #expect(Array(path.string.utf8) == Array("caf\u{E9}/x".utf8))
+        #expect(path.components.map { Array($0.utf8) } == [Array("caf\u{E9}".utf8), Array("x".utf8)])
+    }
+
+    @Test func aPathOfOneNameIsItsOwnOnlyName() throws {
+        let ascii = try RelativePath(validating: "report.pdf")
+        #expect(ascii.components == ["report.pdf"])
+        #expect(ascii.ancestors.isEmpty)
+        let accented = try RelativePath(validating: "re\u{301}sume\u{301}.txt")
+        #expect(accented.components.map { Array($0.utf8) } == [Array("r\u{E9}sum\u{E9}.txt".utf8)])
+        #expect(try RelativePath(validating: "...").components == ["..."])
+        #expect(try RelativePath(validating: ".hidden").components == [".hidden"])
+        #expect(throws: RelativePath.Violation.dotName("..")) { try RelativePath(validating: "..") }
+        #expect(throws: RelativePath.Violation.containsNUL) { try RelativePath(validating: "caf\u{E9}\u{0}") }
     }
 
     @Test func folderPathsAllowTheRootAndOneTrailingSlash() throws {
