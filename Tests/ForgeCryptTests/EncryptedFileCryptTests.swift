@@ -253,8 +253,10 @@ struct EncryptedFileCryptTests {
             let keyName = "user-ada.lovelace@example.com"
             let secret = "PLAINTEXT-SECRET-VALUE"
             let store = try vault(folder, .keyFile(folder.appendingPathComponent("master.key")))
+            // A string is stored as its bytes, any other value as JSON: both must be sealed.
+            let credentials = CryptKey<[String: String]>(key: "auth.credentials")
             try store.set(secret, for: CryptKey<String>(key: keyName))
-            try store.set(Credentials(user: secret, scopes: [], expiry: .now), for: SuiteKeys.credentials)
+            try store.set(["user": secret, "scope": "read"], for: credentials)
 
             let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
             var files = 0
@@ -263,7 +265,7 @@ struct EncryptedFileCryptTests {
                 #expect(!url.lastPathComponent.contains("credentials"))
                 guard let data = FileManager.default.contents(atPath: url.path) else { continue }
                 files += 1
-                for needle in [secret, keyName, SuiteKeys.credentials.key] {
+                for needle in [secret, keyName, credentials.key] {
                     #expect(data.range(of: Data(needle.utf8)) == nil, "\(needle) in \(url.lastPathComponent)")
                 }
             }
