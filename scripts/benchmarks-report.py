@@ -10,6 +10,7 @@ import csv
 import datetime
 import glob
 import os
+import statistics
 import sys
 
 # The inner loop of these groups runs 1,000 operations per sample (scalingFactor .kilo in the benchmarks).
@@ -33,8 +34,8 @@ ORDER = ["kv.memory", "kv.defaults", "kv.disk", "kv.reactive", "file.save", "fil
 
 
 def read_results(folder):
-    """{(group, variant): {metric: p50}} from every CSV the tool wrote."""
-    results = {}
+    """{(group, variant): {metric: p50}} from every CSV the tool wrote; several runs give the median of their p50s."""
+    samples = {}
     for path in glob.glob(os.path.join(folder, "**", "*.csv"), recursive=True):
         with open(path, newline="") as handle:
             lines = [line for line in handle if not line.startswith("#")]
@@ -47,8 +48,13 @@ def read_results(folder):
             group, variant = test.rsplit(":", 1)
             scale = 1000 if group.startswith(SCALED_GROUPS) else 1
             value = float(row["value"]) / scale
-            results.setdefault((group, variant), {})[row["metric"]] = value
-    return results
+            samples.setdefault((group, variant), {}).setdefault(row["metric"], []).append(value)
+    runs = max((len(values) for metrics in samples.values() for values in metrics.values()), default=0)
+    results = {
+        key: {metric: statistics.median(values) for metric, values in metrics.items()}
+        for key, metrics in samples.items()
+    }
+    return results, runs
 
 
 def sort_key(group):
@@ -68,7 +74,7 @@ def format_time(nanoseconds):
 
 def main():
     raw, out, machine = sys.argv[1], sys.argv[2], sys.argv[3]
-    results = read_results(raw)
+    results, runs = read_results(raw)
     if not results:
         sys.exit("no benchmark results found in " + raw)
     groups = sorted({group for group, _ in results}, key=sort_key)
@@ -95,7 +101,8 @@ def main():
     lines = [
         "# ForgeStorage benchmarks",
         "",
-        f"Taken {date} on {machine}, by `scripts/benchmarks` (ordo-one/benchmark, release build).",
+        f"Taken {date} on {machine}, by `scripts/benchmarks` (ordo-one/benchmark, release build)"
+        + (f", the median of {runs} runs of the whole suite." if runs > 1 else "."),
         "",
         "Each operation of ours beside its **limit** (the fewest POSIX calls with the same JSON codec and the same",
         "durability, or a locked dictionary in memory) and beside the **peer** a team would use instead. Times are",
