@@ -46,6 +46,10 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("file.load.\(label):limit", configuration: load) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(Limit.readFile(atPath: limitPath)) }
         }
+        // The same read behind an `await`, as FileStoring's async API is called: what the call itself costs.
+        Benchmark("file.load.\(label):limit awaited", configuration: load) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(await Limit.readFileAwaited(atPath: limitPath)) }
+        }
         Benchmark("file.load.\(label):FileManager", configuration: load) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(FileManager.default.contents(atPath: peerURL.path)) }
         }

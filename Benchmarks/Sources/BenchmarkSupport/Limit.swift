@@ -30,6 +30,11 @@ public enum Limit {
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 
+    /// ``readFile(atPath:)`` as a nonisolated async function, called with `await` as an async store is.
+    public static func readFileAwaited(atPath path: String) async -> Data? {
+        readFile(atPath: path)
+    }
+
     /// Writes `data` to a temporary file beside `path`, then renames it over `path`.
     ///
     /// A reader sees the old contents or the new, never a torn file. With `synchronize`, the file and its
