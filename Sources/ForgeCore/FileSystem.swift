@@ -43,15 +43,13 @@ package enum FileSystem {
 
     /// Reads the whole file at `path`.
     package static func readFile(atPath path: String) throws(FileSystemError) -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
-        defer { _ = close(fd) }
-        return try readAll(from: fd, path: path)
+        // Joined to an empty folder prefix, the path is itself.
+        try readFile(named: path, inFolder: "")
     }
 
     /// Reads the whole file named `name` in the folder whose path, ending in `/`, is `folderPrefix`.
     ///
-    /// What ``readFile(atPath:)`` does, with the joined path built on the stack rather than the heap.
+    /// The joined path is built on the stack, so a caller that keeps the folder's prefix puts no path on the heap.
     package static func readFile(named name: String, inFolder folderPrefix: String) throws(FileSystemError) -> Data {
         let (fd, code) = withJoinedPath(folderPrefix, name) { path in
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
