@@ -30,14 +30,11 @@ extension FileSystem {
         package let path: String
         /// Permissions, protection and flushing for the files and folders written.
         package let options: WriteOptions
-        /// ``path`` and a `/`, the start of the path of everything inside.
-        let pathPrefix: String
 
         /// A confined view of the folder at `path`, which need not exist yet.
         package init(path: String, options: WriteOptions = WriteOptions()) {
             self.path = path
             self.options = options
-            self.pathPrefix = path + "/"
         }
     }
 }
@@ -51,7 +48,7 @@ extension FileSystem.ConfinedFolder {
         if folder.isEmpty {
             // A file right in the folder: one `open` of its path, as the folder itself is opened by path below, with
             // O_NOFOLLOW for the name. A failure goes the long way, which finds the reason.
-            let fd = FileSystem.withJoinedPath(pathPrefix, name) {
+            let fd = FileSystem.withJoinedPath(path, name) {
                 open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             }
             if fd >= 0 {

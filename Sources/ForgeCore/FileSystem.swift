@@ -43,39 +43,50 @@ package enum FileSystem {
 
     /// Reads the whole file at `path`.
     package static func readFile(atPath path: String) throws(FileSystemError) -> Data {
-        // Joined to an empty folder prefix, the path is itself.
-        try readFile(named: path, inFolder: "")
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        return try readAndClose(fd, openError: errno, path: path)
     }
 
-    /// Reads the whole file named `name` in the folder whose path, ending in `/`, is `folderPrefix`.
+    /// Reads the whole file named `name` in the folder at `folder`.
     ///
-    /// The joined path is built on the stack, so a caller that keeps the folder's prefix puts no path on the heap.
-    package static func readFile(named name: String, inFolder folderPrefix: String) throws(FileSystemError) -> Data {
-        let (fd, code) = withJoinedPath(folderPrefix, name) { path in
+    /// The same as ``readFile(atPath:)`` of `folder/name`, with that path built on the stack, not the heap.
+    package static func readFile(named name: String, inFolder folder: String) throws(FileSystemError) -> Data {
+        let (fd, code) = withJoinedPath(folder, name) { path in
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            return (fd, fd < 0 ? errno : 0)
+            return (fd, errno)
         }
-        guard fd >= 0 else { throw FileSystemError(.open, path: folderPrefix + name, code: code) }
-        defer { _ = close(fd) }
-        return try readAll(from: fd, path: folderPrefix + name)
+        return try readAndClose(fd, openError: code, path: folder + "/" + name)
     }
 
-    /// Calls `body` with `prefix` and `name` joined into one NUL-terminated path, built on the stack.
+    /// Reads all of `fd` and closes it; a negative `fd` is an `open` that failed with `openError`.
+    private static func readAndClose(
+        _ fd: Int32,
+        openError: Int32,
+        path: @autoclosure () -> String
+    ) throws(FileSystemError) -> Data {
+        guard fd >= 0 else { throw FileSystemError(.open, path: path(), code: openError) }
+        defer { _ = close(fd) }
+        return try readAll(from: fd, path: path())
+    }
+
+    /// Calls `body` with `folder`, a `/` and `name` joined into one NUL-terminated path, built on the stack.
     package static func withJoinedPath<Result>(
-        _ prefix: String,
+        _ folder: String,
         _ name: String,
         _ body: (UnsafePointer<CChar>) -> Result
     ) -> Result {
-        let head = prefix.utf8
+        let head = folder.utf8
         let tail = name.utf8
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: head.count + tail.count + 1) { buffer in
-            let bytes = UnsafeMutableRawBufferPointer(buffer)
-            let headCount = bytes.initializeMemory(as: UInt8.self, fromContentsOf: head).count
-            let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[headCount...])
-            bytes[headCount + rest.initializeMemory(as: UInt8.self, fromContentsOf: tail).count] = 0
-            // Never nil: the capacity is at least 1. An empty path, which no call can open, stands in for it.
-            guard let path = buffer.baseAddress else { return body("") }
-            return body(path)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + tail.count + 2) { buffer in
+            var end = buffer.initialize(fromContentsOf: head)
+            buffer[end] = UInt8(ascii: "/")
+            end = buffer[(end + 1)...].initialize(fromContentsOf: tail)
+            buffer[end] = 0
+            return buffer.withMemoryRebound(to: CChar.self) { path in
+                // Never nil: the capacity is at least 2. An empty path, which no call can open, stands in for it.
+                guard let start = path.baseAddress else { return body("") }
+                return body(start)
+            }
         }
     }
 

@@ -88,7 +88,7 @@ package struct RelativePath: Sendable, Hashable {
         let bytes = Self.scan(path)
         if bytes.hasNUL { throw .containsNUL }
         if path.utf8.first == UInt8(ascii: "/") { throw .absolute }
-        let canonical = bytes.isASCII ? path : FileNameEncoding.canonicalForm(of: path)
+        let canonical = FileNameEncoding.canonicalForm(of: path)
         if canonical.utf8.count > Self.maximumLength { throw .tooLong(byteCount: canonical.utf8.count) }
         if bytes.slashCount == 0 {
             // One name, the common case: the path's own string is that name.
@@ -112,21 +112,16 @@ package struct RelativePath: Sendable, Hashable {
         self.init(string: canonical, components: names)
     }
 
-    /// What one pass over a path's bytes finds: a NUL, a byte outside ASCII, and how many `/` there are.
-    private static func scan(_ path: String) -> (hasNUL: Bool, isASCII: Bool, slashCount: Int) {
-        var path = path
-        path.makeContiguousUTF8()
-        return path.utf8.withContiguousStorageIfAvailable { bytes in
-            var hasNUL = false
-            var high: UInt8 = 0
-            var slashCount = 0
-            for byte in bytes {
-                high |= byte
-                if byte == 0 { hasNUL = true }
-                if byte == UInt8(ascii: "/") { slashCount += 1 }
-            }
-            return (hasNUL, high < 0x80, slashCount)
-        } ?? (path.utf8.contains(0), false, path.utf8.count { $0 == UInt8(ascii: "/") })
+    /// What one pass over a path's bytes finds: whether it holds a NUL, and how many `/` it has (which NFC
+    /// leaves as they are).
+    private static func scan(_ path: String) -> (hasNUL: Bool, slashCount: Int) {
+        var hasNUL = false
+        var slashCount = 0
+        for byte in path.utf8 {
+            if byte == 0 { hasNUL = true }
+            if byte == UInt8(ascii: "/") { slashCount += 1 }
+        }
+        return (hasNUL, slashCount)
     }
 
     /// Checks one name of a path.
@@ -136,7 +131,7 @@ package struct RelativePath: Sendable, Hashable {
         let startsWithDot = first == UInt8(ascii: ".")
         if startsWithDot && bytes.count <= 2 && bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { throw .dotName(name) }
         if bytes.count > maximumNameLength { throw .nameTooLong(name) }
-        if startsWithDot && FileSystem.isTemporaryName(name) { throw .reservedName(name) }
+        if FileSystem.isTemporaryName(name) { throw .reservedName(name) }
     }
 
     private init(string: String, components: [String]) {

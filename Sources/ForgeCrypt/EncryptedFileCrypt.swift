@@ -46,8 +46,6 @@ public struct EncryptedFileCrypt: Sendable {
     public let folderURL: URL
 
     private let folderPath: String
-    /// ``folderPath`` and a `/`: an item's path is this and its file name.
-    private let itemPathPrefix: String
     private let keys: VaultKeys
 
     /// The permission bits of the vault folder.
@@ -81,7 +79,6 @@ public struct EncryptedFileCrypt: Sendable {
         self.folderURL = directory.folderURL(forNamespace: namespace)
         let folderPath = folderURL.path
         self.folderPath = folderPath
-        self.itemPathPrefix = folderPath + "/"
         do {
             try FileSystem.createDirectory(
                 atPath: folderPath,
@@ -111,7 +108,7 @@ public struct EncryptedFileCrypt: Sendable {
     }
 
     private func itemPath(of item: VaultItem) -> String {
-        itemPathPrefix + item.fileName
+        folderPath + "/" + item.fileName
     }
 
     private static func writeOptions(protection: FileProtection, replaceExisting: Bool) -> FileSystem.WriteOptions {
@@ -135,7 +132,7 @@ extension EncryptedFileCrypt: CryptStoring {
         let item = keys.item(for: key.key)
         let file: Data
         do {
-            file = try FileSystem.readFile(named: item.fileName, inFolder: itemPathPrefix)
+            file = try FileSystem.readFile(named: item.fileName, inFolder: folderPath)
         } catch  where error.isNotFound {
             return nil
         } catch {
@@ -200,7 +197,7 @@ extension EncryptedFileCrypt: CryptStoring {
     public func deleteAll() throws {
         do {
             for entry in try FileSystem.listDirectory(atPath: folderPath) where Self.isItemFile(entry) {
-                try FileSystem.removeFile(atPath: itemPathPrefix + entry.name)
+                try FileSystem.removeFile(atPath: folderPath + "/" + entry.name)
             }
         } catch {
             throw CryptStoreError.removeAllFailed(underlying: error.description)

@@ -27,7 +27,7 @@ extension DiskKVStore {
             let stem = String(entry.name.dropLast(KeyFileName.fileExtension.count))
             if stem.contains("~") {
                 // A shortened name: the key is in the file.
-                guard let data = try? FileSystem.readFile(atPath: folderPath + "/" + entry.name),
+                guard let data = try? FileSystem.readFile(named: entry.name, inFolder: folderPath),
                     let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
                     KeyFileName(key: header.key).candidates.contains(entry.name)
                 else { continue }
@@ -52,10 +52,10 @@ extension DiskKVStore {
         let folderPath = folderURL.path
         switch KeyFileName(key: key) {
         case .exact(let name):
-            return try? FileSystem.readFile(atPath: folderPath + "/" + name)
+            return try? FileSystem.readFile(named: name, inFolder: folderPath)
         case .hashed(let names):
             for name in names {
-                guard let data = try? FileSystem.readFile(atPath: folderPath + "/" + name),
+                guard let data = try? FileSystem.readFile(named: name, inFolder: folderPath),
                     let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
                     header.key == key,
                     let envelope = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -94,7 +94,7 @@ extension DiskKVStore: KVStoring {
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
         switch KeyFileName(key: key.key) {
         case .exact(let name):
-            guard let data = try? FileSystem.readFile(atPath: path(name)) else { return nil }
+            guard let data = try? FileSystem.readFile(named: name, inFolder: folderPath) else { return nil }
             return try? JSONCodec.decode(T.self, from: data)
         case .hashed(let names):
             guard let data = names.lazy.compactMap({ readEnvelope(named: $0, for: key.key) }).first else {
@@ -175,7 +175,7 @@ extension DiskKVStore: KVStoring {
 extension DiskKVStore {
     /// The file's data when the file named `name` exists and holds the envelope of `key`.
     private func readEnvelope(named name: String, for key: String) -> Data? {
-        guard let data = try? FileSystem.readFile(atPath: path(name)),
+        guard let data = try? FileSystem.readFile(named: name, inFolder: folderPath),
             let header = try? JSONCodec.decode(LongKeyHeader.self, from: data),
             header.key == key
         else { return nil }
@@ -191,7 +191,7 @@ extension DiskKVStore {
         for name in names {
             let data: Data
             do {
-                data = try FileSystem.readFile(atPath: path(name))
+                data = try FileSystem.readFile(named: name, inFolder: folderPath)
             } catch {
                 if firstFree == nil { firstFree = (name, !error.isNotFound) }
                 continue

@@ -67,9 +67,9 @@ struct FileSystemTests {
         try withFolder { folder in
             let name = String(repeating: "n", count: 255)
             try FileSystem.writeAtomically(Data("joined".utf8), toPath: folder + "/" + name)
-            #expect(try FileSystem.readFile(named: name, inFolder: folder + "/") == Data("joined".utf8))
+            #expect(try FileSystem.readFile(named: name, inFolder: folder) == Data("joined".utf8))
             let error = #expect(throws: FileSystemError.self) {
-                try FileSystem.readFile(named: "none", inFolder: folder + "/")
+                try FileSystem.readFile(named: "none", inFolder: folder)
             }
             #expect(error?.isNotFound == true)
             #expect(error?.description.contains(folder + "/none") == true)
