@@ -44,11 +44,10 @@ extension FileSystem {
 extension FileSystem.ConfinedFolder {
     /// Reads the regular file at `components`.
     package func readFile(_ components: [String]) throws(FileSystemError) -> Data {
-        let (folder, name) = try split(components)
-        if folder.isEmpty {
+        if components.count == 1 {
             // A file right in the folder: one `open` of its path, as the folder itself is opened by path below, with
             // O_NOFOLLOW for the name. A failure goes the long way, which finds the reason.
-            let fd = FileSystem.withJoinedPath(path, name) {
+            let fd = FileSystem.withJoinedPath(path, components[0]) {
                 open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             }
             if fd >= 0 {
@@ -56,6 +55,7 @@ extension FileSystem.ConfinedFolder {
                 return try FileSystem.readAll(from: fd, path: absolutePath(components))
             }
         }
+        let (folder, name) = try split(components)
         let directory = try openFolder(folder, create: false)
         defer { _ = close(directory) }
         // O_NONBLOCK: a FIFO planted here must not block the open; it has no effect on regular files.
@@ -111,13 +111,37 @@ extension FileSystem.ConfinedFolder {
         let directory = try openFolder(folder, create: true)
         defer { _ = close(directory) }
         let temporary = FileSystem.temporaryName(for: name)
+        try FileSystem.withCStrings(temporary, name) { (temporaryName, fileName) throws(FileSystemError) in
+            try writeOnce(
+                data,
+                in: directory,
+                temporaryName: temporaryName,
+                fileName: fileName,
+                replaceExisting: replaceExisting,
+                path: absolutePath(folder, name),
+                temporaryPath: absolutePath(folder, temporary)
+            )
+        }
+    }
+
+    /// ``writeOnce(_:folder:name:replaceExisting:)`` in the open folder `directory`, with the names as C strings;
+    /// `path` and `temporaryPath` are built only for an error or Data Protection.
+    private func writeOnce(
+        _ data: Data,
+        in directory: Int32,
+        temporaryName temporary: UnsafePointer<CChar>,
+        fileName name: UnsafePointer<CChar>,
+        replaceExisting: Bool,
+        path: @autoclosure () -> String,
+        temporaryPath: @autoclosure () -> String
+    ) throws(FileSystemError) {
         let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, options.permissions)
-        guard fd >= 0 else { throw FileSystemError(.open, path: absolutePath(folder, name), code: errno) }
+        guard fd >= 0 else { throw FileSystemError(.open, path: path(), code: errno) }
 
         do throws(FileSystemError) {
-            try FileSystem.writeAll(data, to: fd, path: absolutePath(folder, name))
-            if options.synchronize { try FileSystem.synchronize(fd, path: absolutePath(folder, name)) }
-            try applyProtection(toPath: absolutePath(folder, temporary))
+            try FileSystem.writeAll(data, to: fd, path: path())
+            if options.synchronize { try FileSystem.synchronize(fd, path: path()) }
+            try applyProtection(toPath: temporaryPath())
         } catch {
             _ = close(fd)
             _ = unlinkat(directory, temporary, 0)
@@ -126,7 +150,7 @@ extension FileSystem.ConfinedFolder {
         guard close(fd) == 0 else {
             let code = errno
             _ = unlinkat(directory, temporary, 0)
-            throw FileSystemError(.close, path: absolutePath(folder, name), code: code)
+            throw FileSystemError(.close, path: path(), code: code)
         }
 
         if replaceExisting {
@@ -136,7 +160,7 @@ extension FileSystem.ConfinedFolder {
                 if code == EEXIST || code == ENOTEMPTY || code == EISDIR {
                     code = Self.obstacle(named: name, in: directory, code: code)
                 }
-                throw FileSystemError(.rename, path: absolutePath(folder, name), code: code)
+                throw FileSystemError(.rename, path: path(), code: code)
             }
         } else {
             let linked = linkat(directory, temporary, directory, name, 0) == 0
@@ -144,7 +168,7 @@ extension FileSystem.ConfinedFolder {
             _ = unlinkat(directory, temporary, 0)
             guard linked else {
                 if code == EEXIST { code = Self.obstacle(named: name, in: directory, code: code) }
-                throw FileSystemError(.link, path: absolutePath(folder, name), code: code)
+                throw FileSystemError(.link, path: path(), code: code)
             }
         }
         if options.synchronize { _ = fsync(directory) }
@@ -294,6 +318,7 @@ extension FileSystem.ConfinedFolder {
     ///
     /// The caller closes the descriptor.
     private func openFolder(_ components: ArraySlice<String>, create: Bool) throws(FileSystemError) -> Int32 {
+        if components.isEmpty { return try openRoot(create: create) }
         let chain = try openChain(components, create: create)
         for fd in chain.dropLast() { _ = close(fd) }
         return chain[chain.count - 1]
@@ -303,18 +328,7 @@ extension FileSystem.ConfinedFolder {
     ///
     /// Returns the descriptors, this folder's first; the caller closes them.
     private func openChain(_ components: ArraySlice<String>, create: Bool) throws(FileSystemError) -> [Int32] {
-        var root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if root < 0 && errno == ENOENT && create {
-            try FileSystem.createDirectories(
-                atPath: path,
-                permissions: options.directoryPermissions,
-                protection: options.protection
-            )
-            root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
-        guard root >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
-
-        var chain = [root]
+        var chain = [try openRoot(create: create)]
         chain.reserveCapacity(components.count + 1)
         for index in components.indices {
             let name = components[index]
@@ -345,6 +359,21 @@ extension FileSystem.ConfinedFolder {
         return chain
     }
 
+    /// Opens this folder by its path, creating it and missing parents when `create` is set.
+    private func openRoot(create: Bool) throws(FileSystemError) -> Int32 {
+        var root = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if root < 0 && errno == ENOENT && create {
+            try FileSystem.createDirectories(
+                atPath: path,
+                permissions: options.directoryPermissions,
+                protection: options.protection
+            )
+            root = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        }
+        guard root >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
+        return root
+    }
+
     /// Removes the folders at the end of `components` that are empty, innermost first; errors are ignored.
     private func removeEmptyFolders(_ components: ArraySlice<String>) {
         guard !components.isEmpty, let chain = try? openChain(components, create: false) else { return }
@@ -369,7 +398,7 @@ extension FileSystem.ConfinedFolder {
     ///
     /// A symbolic link gives `ELOOP`, a folder `EISDIR` and another kind of file `ENOTDIR`, where the call
     /// needed something else. Other codes are returned as they are.
-    private static func obstacle(named name: String, in directory: Int32, code: Int32) -> Int32 {
+    private static func obstacle(named name: UnsafePointer<CChar>, in directory: Int32, code: Int32) -> Int32 {
         guard
             code == ENOTDIR || code == ELOOP || code == EMLINK || code == EEXIST || code == ENOTEMPTY
                 || code == EISDIR

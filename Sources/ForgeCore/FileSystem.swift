@@ -75,19 +75,31 @@ package enum FileSystem {
         _ name: String,
         _ body: (UnsafePointer<CChar>) -> Result
     ) -> Result {
-        let head = folder.utf8
-        let tail = name.utf8
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + tail.count + 2) { buffer in
-            var end = buffer.initialize(fromContentsOf: head)
-            buffer[end] = UInt8(ascii: "/")
-            end = buffer[(end + 1)...].initialize(fromContentsOf: tail)
-            buffer[end] = 0
-            return buffer.withMemoryRebound(to: CChar.self) { path in
-                // Never nil: the capacity is at least 2. An empty path, which no call can open, stands in for it.
-                guard let start = path.baseAddress else { return body("") }
-                return body(start)
-            }
+        let folderLength = folder.utf8.count
+        let nameLength = name.utf8.count
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: folderLength + nameLength + 2) { buffer in
+            // Never nil: the capacity is at least 2. An empty path, which no call can open, stands in for it.
+            guard let start = buffer.baseAddress else { return body("") }
+            // `withCString` lends a native string's own NUL-terminated bytes: one copy of each, by length.
+            folder.withCString { start.initialize(from: $0, count: folderLength) }
+            start[folderLength] = CChar(bitPattern: UInt8(ascii: "/"))
+            name.withCString { (start + folderLength + 1).initialize(from: $0, count: nameLength) }
+            start[folderLength + 1 + nameLength] = 0
+            return body(start)
         }
+    }
+
+    /// Calls `body` with both strings as NUL-terminated C strings, lent without a heap copy (passing a `String`
+    /// straight to a C function copies it into a new array on every call).
+    package static func withCStrings<Result, Failure: Error>(
+        _ first: String,
+        _ second: String,
+        _ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let result = first.withCString { first in
+            second.withCString { second in Swift.Result { () throws(Failure) in try body(first, second) } }
+        }
+        return try result.get()
     }
 
     /// Reads the whole regular file open at `fd` (which stays open); `path` names it in errors.
@@ -196,7 +208,7 @@ package enum FileSystem {
             .writeFile(data, to: [name], replaceExisting: options.replaceExisting)
     }
 
-    static func writeAll(_ data: Data, to fd: Int32, path: String) throws(FileSystemError) {
+    static func writeAll(_ data: Data, to fd: Int32, path: @autoclosure () -> String) throws(FileSystemError) {
         let failure: Int32? = data.withUnsafeBytes { bytes in
             guard var pointer = bytes.baseAddress else { return nil }
             var remaining = bytes.count
@@ -211,14 +223,14 @@ package enum FileSystem {
             }
             return nil
         }
-        if let failure { throw FileSystemError(.write, path: path, code: failure) }
+        if let failure { throw FileSystemError(.write, path: path(), code: failure) }
     }
 
-    static func synchronize(_ fd: Int32, path: String) throws(FileSystemError) {
+    static func synchronize(_ fd: Int32, path: @autoclosure () -> String) throws(FileSystemError) {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
-        guard fsync(fd) == 0 else { throw FileSystemError(.sync, path: path, code: errno) }
+        guard fsync(fd) == 0 else { throw FileSystemError(.sync, path: path(), code: errno) }
     }
 
     static func applyProtection(_ protection: FileProtection?, toPath path: String) throws(FileSystemError) {
@@ -236,22 +248,73 @@ package enum FileSystem {
     /// carrying this process's id, so that ``isOrphanedTemporaryFile(named:)`` can tell a crashed writer's
     /// leftover from a live write.
     package static func temporaryName(for name: String) -> String {
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return "\(temporaryNamePrefix(for: name))\(getpid())-\(random)"
+        // Written byte by byte into the string's own storage: every write makes one, so no interpolation.
+        temporaryName(for: name, suffix: (UInt64(getpid()), UInt64.random(in: 0...UInt64.max)))
     }
 
     /// How every temporary name for `name` starts: a dot, at most 64 bytes of `name` (cut between Unicode
     /// scalars, so the temporary name fits NAME_MAX whatever the length of `name`), and the marker.
     package static func temporaryNamePrefix(for name: String) -> String {
-        let scalars = name.unicodeScalars
-        var end = scalars.startIndex
-        var byteCount = 0
-        while end < scalars.endIndex {
-            byteCount += UTF8.width(scalars[end])
-            if byteCount > 64 { break }
-            end = scalars.index(after: end)
+        temporaryName(for: name, suffix: nil)
+    }
+
+    /// The prefix for `name`, then, when `suffix` is given, its process id in decimal, `-`, and its random
+    /// number in base 36.
+    private static func temporaryName(for name: String, suffix: (processID: UInt64, random: UInt64)?) -> String {
+        var name = name
+        return name.withUTF8 { nameBytes in
+            // A scalar starts at any byte that is not a continuation byte (10xxxxxx).
+            var kept = min(nameBytes.count, 64)
+            while kept < nameBytes.count && nameBytes[kept] & 0xC0 == 0x80 { kept -= 1 }
+            let capacity = 1 + kept + temporaryMarkerBytes.count + 20 + 1 + 13
+            return String(unsafeUninitializedCapacity: capacity) { buffer in
+                var writer = ByteWriter(buffer: buffer)
+                writer.append(UInt8(ascii: "."))
+                writer.append(contentsOf: UnsafeBufferPointer(rebasing: nameBytes[..<kept]))
+                temporaryMarkerBytes.withUnsafeBufferPointer { writer.append(contentsOf: $0) }
+                if let suffix {
+                    writer.append(suffix.processID, radix: 10)
+                    writer.append(UInt8(ascii: "-"))
+                    writer.append(suffix.random, radix: 36)
+                }
+                return writer.count
+            }
         }
-        return ".\(String(scalars[..<end]))\(temporaryMarker)"
+    }
+
+    /// The bytes of ``temporaryMarker``.
+    private static let temporaryMarkerBytes = Array(temporaryMarker.utf8)
+
+    /// Appends bytes to a buffer known to be large enough.
+    private struct ByteWriter {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        var count = 0
+
+        mutating func append(_ byte: UInt8) {
+            buffer[count] = byte
+            count += 1
+        }
+
+        mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes { append(byte) }
+        }
+
+        /// Appends `value`'s digits in `radix` (at most 36), lowercase, most significant first.
+        mutating func append(_ value: UInt64, radix: UInt64) {
+            var digitCount = 1
+            var rest = value / radix
+            while rest > 0 {
+                digitCount += 1
+                rest /= radix
+            }
+            var remaining = value
+            for offset in stride(from: count + digitCount - 1, through: count, by: -1) {
+                let digit = UInt8(remaining % radix)
+                buffer[offset] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                remaining /= radix
+            }
+            count += digitCount
+        }
     }
 
     /// Whether `name` has the form of a temporary file or folder made by ``temporaryName(for:)``.

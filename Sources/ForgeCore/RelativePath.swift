@@ -85,53 +85,74 @@ package struct RelativePath: Sendable, Hashable {
     }
 
     private init(checking path: String) throws(Violation) {
-        let bytes = Self.scan(path)
-        if bytes.hasNUL { throw .containsNUL }
-        if path.utf8.first == UInt8(ascii: "/") { throw .absolute }
-        let canonical = FileNameEncoding.canonicalForm(of: path)
-        if canonical.utf8.count > Self.maximumLength { throw .tooLong(byteCount: canonical.utf8.count) }
-        if bytes.slashCount == 0 {
+        // Every check reads the path's contiguous UTF-8 bytes: `/` and `.` are ASCII, so names are found and
+        // checked by byte, with no Character (grapheme) work and no String built for a name that is not kept.
+        var path = path
+        let scan = path.withUTF8(Scan.init)
+        if scan.hasNUL { throw .containsNUL }
+        if scan.startsWithSlash { throw .absolute }
+        var canonical = scan.isASCII ? path : FileNameEncoding.canonicalForm(of: path)
+        let length = canonical.utf8.count
+        if length > Self.maximumLength { throw .tooLong(byteCount: length) }
+        if scan.slashCount == 0 {
             // One name, the common case: the path's own string is that name.
-            try Self.check(name: canonical)
+            if let violation = canonical.withUTF8(Self.violation(ofName:)) { throw violation }
             self.init(string: canonical, components: [canonical])
             return
         }
-        // `/` and `.` are ASCII, so names are split and checked by byte, with no Character (grapheme) work.
         var names: [String] = []
-        names.reserveCapacity(bytes.slashCount + 1)
-        let utf8 = canonical.utf8
-        var start = utf8.startIndex
-        while true {
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
-            let name = String(Substring(utf8[start..<end]))
-            try Self.check(name: name)
-            names.append(name)
-            guard end < utf8.endIndex else { break }
-            start = utf8.index(after: end)
+        names.reserveCapacity(scan.slashCount + 1)
+        let violation = canonical.withUTF8 { bytes -> Violation? in
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if let violation = Self.violation(ofName: name) { return violation }
+                names.append(String(decoding: name, as: UTF8.self))
+                guard end < bytes.count else { return nil }
+                start = end + 1
+            }
         }
+        if let violation { throw violation }
         self.init(string: canonical, components: names)
     }
 
-    /// What one pass over a path's bytes finds: whether it holds a NUL, and how many `/` it has (which NFC
-    /// leaves as they are).
-    private static func scan(_ path: String) -> (hasNUL: Bool, slashCount: Int) {
+    /// What one pass over a path's bytes finds.
+    ///
+    /// NFC leaves NUL, `/` and ASCII as they are, so the facts hold for the canonical spelling too.
+    private struct Scan {
         var hasNUL = false
         var slashCount = 0
-        for byte in path.utf8 {
-            if byte == 0 { hasNUL = true }
-            if byte == UInt8(ascii: "/") { slashCount += 1 }
+        var isASCII = true
+        var startsWithSlash = false
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            startsWithSlash = bytes.first == UInt8(ascii: "/")
+            var mask: UInt8 = 0
+            for byte in bytes {
+                mask |= byte
+                if byte == 0 { hasNUL = true }
+                if byte == UInt8(ascii: "/") { slashCount += 1 }
+            }
+            isASCII = mask < 0x80
         }
-        return (hasNUL, slashCount)
     }
 
-    /// Checks one name of a path.
-    private static func check(name: String) throws(Violation) {
-        let bytes = name.utf8
-        guard let first = bytes.first else { throw .emptyName }
+    /// Why the name whose UTF-8 is `name` cannot be part of a path, or nil when it can.
+    private static func violation(ofName name: UnsafeBufferPointer<UInt8>) -> Violation? {
+        guard let first = name.first else { return .emptyName }
         let startsWithDot = first == UInt8(ascii: ".")
-        if startsWithDot && bytes.count <= 2 && bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { throw .dotName(name) }
-        if bytes.count > maximumNameLength { throw .nameTooLong(name) }
-        if FileSystem.isTemporaryName(name) { throw .reservedName(name) }
+        if startsWithDot && (name.count == 1 || (name.count == 2 && name[1] == UInt8(ascii: "."))) {
+            return .dotName(String(decoding: name, as: UTF8.self))
+        }
+        if name.count > maximumNameLength { return .nameTooLong(String(decoding: name, as: UTF8.self)) }
+        // Temporary names start with a dot, so other names are not turned into strings to look.
+        if startsWithDot {
+            let string = String(decoding: name, as: UTF8.self)
+            if FileSystem.isTemporaryName(string) { return .reservedName(string) }
+        }
+        return nil
     }
 
     private init(string: String, components: [String]) {

@@ -43,6 +43,7 @@ public enum CryptStoringConformance {
                 "reading with another type throws decodingFailed and keeps the secret",
                 readingWithAnotherTypeThrowsAndKeepsTheSecret
             ),
+            Check("bytes that are not UTF-8 read as a String throw decodingFailed", bytesThatAreNotUTF8ReadAsTextThrow),
             Check(
                 "a value that cannot be encoded is refused and the old one kept",
                 aValueThatCannotBeEncodedIsRefusedAndTheOldOneKept
@@ -213,6 +214,25 @@ extension CryptStoringConformance {
             return key == SuiteKeys.token.key
         }
         #expect(try store.get(SuiteKeys.token) == "not a number")
+    }
+
+    private static func bytesThatAreNotUTF8ReadAsTextThrow(_ subject: Subject) async throws {
+        let store = subject.store
+        let asText = CryptKey<String>(key: SuiteKeys.blob.key)
+        // A stray byte, a bad continuation, a surrogate, a truncated scalar: none may come back as text.
+        for bytes in [Data([0xFF]), Data([0x61, 0xC3, 0x28]), Data([0xED, 0xA0, 0x80]), Data([0xF0, 0x9F, 0x94])] {
+            try store.set(bytes, for: SuiteKeys.blob)
+            #expect {
+                try store.get(asText)
+            } throws: { error in
+                guard case .decodingFailed(let key, _) = error as? CryptStoreError else { return false }
+                return key == SuiteKeys.blob.key
+            }
+            #expect(try store.get(SuiteKeys.blob) == bytes)
+        }
+        // U+FFFD, what a repairing decoder puts in place of bad bytes, is itself text and reads back as it is.
+        try store.set(Data("\u{FFFD}".utf8), for: SuiteKeys.blob)
+        #expect(try store.get(asText) == "\u{FFFD}")
     }
 
     private static func aValueThatCannotBeEncodedIsRefusedAndTheOldOneKept(_ subject: Subject) async throws {

@@ -141,6 +141,22 @@ struct FileSystemTests {
         #expect(temporary.utf8.count <= 255)
     }
 
+    @Test func temporaryNamesKeepWholeScalarsOfTheNameThenThisProcessAndARandomPart() throws {
+        // 1 + 4 × 20 bytes: the 64-byte cut falls inside the sixteenth emoji, which is left out whole.
+        let name = "a" + String(repeating: "📄", count: 20)
+        let prefix = "." + "a" + String(repeating: "📄", count: 15) + FileSystem.temporaryMarker
+        #expect(FileSystem.temporaryNamePrefix(for: name) == prefix)
+
+        let temporary = FileSystem.temporaryName(for: name)
+        let suffix = try #require(temporary.utf8.count > prefix.utf8.count ? temporary.dropFirst(prefix.count) : nil)
+        let parts = suffix.split(separator: "-")
+        #expect(temporary.hasPrefix(prefix))
+        #expect(parts.count == 2)
+        #expect(parts.first.flatMap { Int32($0) } == getpid())
+        #expect(parts.last.map { !$0.isEmpty && $0.allSatisfy { $0.isNumber || ("a"..."z").contains($0) } } == true)
+        #expect(FileSystem.temporaryName(for: name) != temporary)
+    }
+
     @Test func aMarkerInsideTheOriginalNameDoesNotMakeALiveTemporaryLookOrphaned() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
