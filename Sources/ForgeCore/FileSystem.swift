@@ -204,7 +204,18 @@ package enum FileSystem {
         options: WriteOptions = WriteOptions()
     ) throws(FileSystemError) {
         let (parent, name) = split(path)
-        try ConfinedFolder(path: parent, options: options)
+        try writeAtomically(data, named: name, inFolder: parent, options: options)
+    }
+
+    /// Writes `data` to the file named `name` in the folder at `folder`, as ``writeAtomically(_:toPath:options:)``
+    /// does to `folder/name`, without joining the path only to split it again.
+    package static func writeAtomically(
+        _ data: Data,
+        named name: String,
+        inFolder folder: String,
+        options: WriteOptions = WriteOptions()
+    ) throws(FileSystemError) {
+        try ConfinedFolder(path: folder, options: options)
             .writeFile(data, to: [name], replaceExisting: options.replaceExisting)
     }
 
@@ -513,16 +524,35 @@ package enum FileSystem {
     /// The folder part of `path` and the name after its last `/`: `/a/b` gives `/a` and `b`, `/b` gives `/`
     /// and `b`, and `b` gives `.` and `b`.
     package static func split(_ path: String) -> (parent: String, name: String) {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
-        let name = String(path.utf8[path.utf8.index(after: slash)...]) ?? ""
-        return (parentPath(of: path), name)
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let slash = lastSlash(in: bytes) else { return (".", String(decoding: bytes, as: UTF8.self)) }
+            return (parent(in: bytes, before: slash), String(decoding: bytes[(slash + 1)...], as: UTF8.self))
+        }
     }
 
     /// The folder part of `path`: everything before its last `/`.
     package static func parentPath(of path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        if slash == path.utf8.startIndex { return "/" }
-        return String(path[..<slash])
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let slash = lastSlash(in: bytes) else { return "." }
+            return parent(in: bytes, before: slash)
+        }
+    }
+
+    /// The offset of the last `/` in a path's bytes (a `/` is never part of a longer UTF-8 sequence).
+    private static func lastSlash(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = bytes.count
+        while index > 0 {
+            index -= 1
+            if bytes[index] == UInt8(ascii: "/") { return index }
+        }
+        return nil
+    }
+
+    /// The folder of a path whose last `/` is at `slash`: `/` itself for a name in the root folder.
+    private static func parent(in bytes: UnsafeBufferPointer<UInt8>, before slash: Int) -> String {
+        slash == 0 ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
     }
 }
 

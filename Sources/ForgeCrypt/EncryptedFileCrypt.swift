@@ -104,11 +104,7 @@ public struct EncryptedFileCrypt: Sendable {
     }
 
     private func itemPath(for key: String) -> String {
-        itemPath(of: keys.item(for: key))
-    }
-
-    private func itemPath(of item: VaultItem) -> String {
-        folderPath + "/" + item.fileName
+        folderPath + "/" + keys.item(for: key).fileName
     }
 
     private static func writeOptions(protection: FileProtection, replaceExisting: Bool) -> FileSystem.WriteOptions {
@@ -158,7 +154,8 @@ extension EncryptedFileCrypt: CryptStoring {
         do {
             try FileSystem.writeAtomically(
                 file,
-                toPath: itemPath(of: item),
+                named: item.fileName,
+                inFolder: folderPath,
                 options: Self.writeOptions(protection: fileProtection, replaceExisting: true)
             )
         } catch {

@@ -63,8 +63,10 @@ struct VaultKeys: Sendable {
 
     /// The contents of the file that holds `plaintext` as `item`.
     func seal(_ plaintext: Data, as item: VaultItem) throws -> Data {
-        var file = Data([Self.itemFormat])
-        file.append(try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: item.associatedData))
+        let sealed = try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: item.associatedData)
+        var file = Data(capacity: 1 + sealed.count)
+        file.append(Self.itemFormat)
+        file.append(sealed)
         return file
     }
 

@@ -222,7 +222,7 @@ extension DiskKVStore {
         var options = writeOptions
         options.replaceExisting = replaceExisting
         do {
-            try FileSystem.writeAtomically(data, toPath: path(name), options: options)
+            try FileSystem.writeAtomically(data, named: name, inFolder: folderPath, options: options)
         } catch {
             throw KVStoreError.writeFailed(key: key, underlying: error.description)
         }

@@ -61,13 +61,26 @@ public enum Limit {
         if synchronize { _ = fsync(fd) }
         guard close(fd) == 0, written, rename(temporary, path) == 0 else { return false }
         if synchronize {
-            let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let folder = open(parentPath(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if folder >= 0 {
                 _ = fsync(folder)
                 _ = close(folder)
             }
         }
         return true
+    }
+
+    /// Everything before the last `/` of `path`, found by byte.
+    private static func parentPath(of path: String) -> String {
+        var path = path
+        return path.withUTF8 { bytes in
+            var index = bytes.count
+            while index > 0 {
+                index -= 1
+                if bytes[index] == UInt8(ascii: "/") { return String(decoding: bytes[..<max(index, 1)], as: UTF8.self) }
+            }
+            return "."
+        }
     }
 
     /// The names in a folder, sorted, from `opendir`/`readdir`.
