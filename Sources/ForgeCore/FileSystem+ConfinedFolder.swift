@@ -136,7 +136,10 @@ extension FileSystem.ConfinedFolder {
         temporaryPath: @autoclosure () -> String
     ) throws(FileSystemError) {
         let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, options.permissions)
-        guard fd >= 0 else { throw FileSystemError(.open, path: path(), code: errno) }
+        guard fd >= 0 else {
+            let code = errno
+            throw FileSystemError(.open, path: path(), code: code)
+        }
 
         do throws(FileSystemError) {
             try FileSystem.writeAll(data, to: fd, path: path())
@@ -185,7 +188,8 @@ extension FileSystem.ConfinedFolder {
 
         var info = stat()
         guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-            throw FileSystemError(.remove, path: absolutePath(components), code: errno)
+            let code = errno
+            throw FileSystemError(.remove, path: absolutePath(components), code: code)
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
@@ -194,7 +198,8 @@ extension FileSystem.ConfinedFolder {
         default: throw FileSystemError(.remove, path: absolutePath(components), code: EINVAL)
         }
         guard unlinkat(directory, name, 0) == 0 else {
-            throw FileSystemError(.remove, path: absolutePath(components), code: errno)
+            let code = errno
+            throw FileSystemError(.remove, path: absolutePath(components), code: code)
         }
         Self.removeEmptyFolders(folder, chain: chain)
     }
@@ -361,14 +366,15 @@ extension FileSystem.ConfinedFolder {
 
     /// Opens this folder by its path, creating it and missing parents when `create` is set.
     private func openRoot(create: Bool) throws(FileSystemError) -> Int32 {
-        var root = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        func openPath() -> Int32 { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
+        var root = openPath()
         if root < 0 && errno == ENOENT && create {
             try FileSystem.createDirectories(
                 atPath: path,
                 permissions: options.directoryPermissions,
                 protection: options.protection
             )
-            root = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            root = openPath()
         }
         guard root >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
         return root

@@ -89,8 +89,9 @@ package enum FileSystem {
         }
     }
 
-    /// Calls `body` with both strings as NUL-terminated C strings, lent without a heap copy (passing a `String`
-    /// straight to a C function copies it into a new array on every call).
+    /// Calls `body` with both strings as NUL-terminated C strings, lent without a heap copy for native Swift
+    /// strings (passing a `String` straight to a C function copies it into a new array on every call; a bridged
+    /// `NSString` may still be copied once).
     package static func withCStrings<Result, Failure: Error>(
         _ first: String,
         _ second: String,
@@ -117,7 +118,10 @@ package enum FileSystem {
         path: @autoclosure () -> String
     ) throws(FileSystemError) -> (data: Data, status: stat) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path(), code: errno) }
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            throw FileSystemError(.stat, path: path(), code: code)
+        }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
             throw FileSystemError(.read, path: path(), code: code)
@@ -209,12 +213,18 @@ package enum FileSystem {
 
     /// Writes `data` to the file named `name` in the folder at `folder`, as ``writeAtomically(_:toPath:options:)``
     /// does to `folder/name`, without joining the path only to split it again.
+    ///
+    /// `name` is one name: an empty name or one with a `/` fails with `EINVAL`.
     package static func writeAtomically(
         _ data: Data,
         named name: String,
         inFolder folder: String,
         options: WriteOptions = WriteOptions()
     ) throws(FileSystemError) {
+        var bytes = name
+        guard bytes.withUTF8({ !$0.isEmpty && lastSlash(in: $0) == nil }) else {
+            throw FileSystemError(.open, path: folder + "/" + name, code: EINVAL)
+        }
         try ConfinedFolder(path: folder, options: options)
             .writeFile(data, to: [name], replaceExisting: options.replaceExisting)
     }
@@ -241,7 +251,10 @@ package enum FileSystem {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
-        guard fsync(fd) == 0 else { throw FileSystemError(.sync, path: path(), code: errno) }
+        guard fsync(fd) == 0 else {
+            let code = errno
+            throw FileSystemError(.sync, path: path(), code: code)
+        }
     }
 
     static func applyProtection(_ protection: FileProtection?, toPath path: String) throws(FileSystemError) {

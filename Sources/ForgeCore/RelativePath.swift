@@ -120,7 +120,8 @@ package struct RelativePath: Sendable, Hashable {
 
     /// What one pass over a path's bytes finds.
     ///
-    /// NFC leaves NUL, `/` and ASCII as they are, so the facts hold for the canonical spelling too.
+    /// NFC leaves NUL and `/` as they are and an all-ASCII path unchanged, so the facts hold for the canonical
+    /// spelling too.
     private struct Scan {
         var hasNUL = false
         var slashCount = 0

@@ -157,6 +157,17 @@ struct FileSystemTests {
         #expect(FileSystem.temporaryName(for: name) != temporary)
     }
 
+    @Test func temporaryNamesKeepANameOfSixtyFourBytesWhole() {
+        let ascii = String(repeating: "n", count: 64)
+        #expect(FileSystem.temporaryNamePrefix(for: ascii) == "." + ascii + FileSystem.temporaryMarker)
+        #expect(FileSystem.temporaryNamePrefix(for: ascii + "x") == "." + ascii + FileSystem.temporaryMarker)
+        // A two-byte scalar that ends exactly at byte 64 is kept; one that would end at byte 65 is not.
+        let even = String(repeating: "é", count: 32)
+        #expect(FileSystem.temporaryNamePrefix(for: even + "é") == "." + even + FileSystem.temporaryMarker)
+        let odd = "n" + String(repeating: "é", count: 31)
+        #expect(FileSystem.temporaryNamePrefix(for: odd + "é") == "." + odd + FileSystem.temporaryMarker)
+    }
+
     @Test func aMarkerInsideTheOriginalNameDoesNotMakeALiveTemporaryLookOrphaned() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -181,5 +192,26 @@ struct FileSystemTests {
         #expect(FileSystem.split("/b") == ("/", "b"))
         #expect(FileSystem.split("b") == (".", "b"))
         #expect(FileSystem.split("/a/caf\u{E9}") == ("/a", "caf\u{E9}"))
+        #expect(FileSystem.split("/") == ("/", ""))
+        #expect(FileSystem.split("a/") == ("a", ""))
+        #expect(FileSystem.split("") == (".", ""))
+        #expect(FileSystem.parentPath(of: "/a/b") == "/a")
+        #expect(FileSystem.parentPath(of: "/") == "/")
+        #expect(FileSystem.parentPath(of: "b") == ".")
+    }
+
+    @Test func aWriteByFolderAndNameTakesOneNameOnly() throws {
+        try withFolder { folder in
+            for name in ["", "a/b"] {
+                #expect {
+                    try FileSystem.writeAtomically(Data("x".utf8), named: name, inFolder: folder)
+                } throws: { error in
+                    (error as? FileSystemError)?.code == EINVAL
+                }
+            }
+            try FileSystem.writeAtomically(Data("x".utf8), named: "a", inFolder: folder)
+            #expect(try FileSystem.readFile(named: "a", inFolder: folder) == Data("x".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["a"])
+        }
     }
 }

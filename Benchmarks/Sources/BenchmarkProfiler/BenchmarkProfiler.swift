@@ -5,10 +5,12 @@ import ForgeFileStore
 import ForgeKVStore
 import Foundation
 
-// Runs one operation many times, for an instruction profile that does not depend on the machine's load:
+// Runs one operation many times, without the harness: timed by scripts/benchmarks-profiler, and counted by
+// scripts/benchmarks-instructions, which runs it under valgrind's callgrind (instructions do not depend on the
+// machine's load). For a profile of one operation, after that script has made its debug-free copies:
 //
-//     valgrind --tool=callgrind --callgrind-out-file=ours.out \
-//         .build/release/BenchmarkProfiler kv.disk.get:ours 10000
+//     LD_LIBRARY_PATH=.build/callgrind valgrind --tool=callgrind --callgrind-out-file=ours.out \
+//         .build/callgrind/BenchmarkProfiler kv.disk.get:ours 10000
 //     callgrind_annotate ours.out | head -40
 //
 // The operations are the benchmarks' (`group:variant`, the same names), in one process without the harness.
