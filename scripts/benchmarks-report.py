@@ -36,13 +36,16 @@ ORDER = ["kv.memory", "kv.defaults", "kv.disk", "kv.reactive", "file.save", "fil
 
 
 def read_results(folder):
-    """({(group, variant): {"best": ns, "median": ns, "allocations": count}}, runs) from every CSV the tool wrote.
+    """({(group, variant): {"best": ns, "median": ns, "runs": {run: ns}, "allocations": count}}, runs) from every
+    CSV the tool wrote, each run in its own subfolder of `folder`.
 
-    "median" is the median of the runs' medians (p50); "best" is the fastest sample of any run (p0); allocations
-    are the median of the runs' medians.
+    "median" is the median of the runs' medians (p50) and "runs" each run's median; "best" is the fastest sample of
+    any run (p0); allocations are the median of the runs' medians.
     """
     samples = {}
+    per_run = {}
     for path in glob.glob(os.path.join(folder, "**", "*.csv"), recursive=True):
+        run = os.path.relpath(path, folder).split(os.sep)[0]
         with open(path, newline="") as handle:
             lines = [line for line in handle if not line.startswith("#")]
         for row in csv.DictReader(lines):
@@ -61,12 +64,23 @@ def read_results(folder):
             else:
                 continue
             samples.setdefault((group, variant), {}).setdefault(name, []).append(value)
+            if name == "median":
+                per_run.setdefault((group, variant), {})[run] = value
     runs = max((len(values) for metrics in samples.values() for values in metrics.values()), default=0)
     results = {
         key: {name: min(values) if name == "best" else statistics.median(values) for name, values in metrics.items()}
         for key, metrics in samples.items()
     }
+    for key, values in per_run.items():
+        results[key]["runs"] = values
     return results, runs
+
+
+def paired_ratio(metrics, base):
+    """The median over the runs of each run's median over the baseline's median in the same run."""
+    ours, theirs = metrics.get("runs", {}), base.get("runs", {})
+    ratios = [ours[run] / theirs[run] for run in ours if theirs.get(run)]
+    return statistics.median(ratios) if ratios else None
 
 
 def sort_key(group):
@@ -113,7 +127,7 @@ def main():
                 "best": best,
                 "best ratio": best / base["best"] if best is not None and base.get("best") else None,
                 "median": median,
-                "ratio": median / base["median"] if median is not None and base.get("median") else None,
+                "ratio": paired_ratio(metrics, base),
                 "allocations": metrics.get("allocations"),
             })
 
@@ -128,8 +142,10 @@ def main():
         "",
         "Each operation of ours beside its **limit** (the fewest POSIX calls with the same JSON codec and the same",
         "durability, or a locked dictionary in memory) and beside the **peer** a team would use instead. *Median*",
-        "is the median of the runs' median times, and the targets are checked on its ratio. *Best* is the fastest",
-        "sample of all runs, with its ratio: noise on a shared machine only adds time, so for work that does not",
+        "is the median of the runs' median times. *Ratio* is taken within each run (the variant's median over the",
+        "limit's median in the same run) and is the median of those; the targets are checked on it. A shared",
+        "machine runs whole runs faster or slower, so only figures from one run are compared with each other.",
+        "*Best* is the fastest sample of all runs, with its ratio: noise only adds time, so for work that does not",
         "wait on a device it shows the operation's own cost. Ratios are over the group's limit (or, where there is",
         "no limit, over the first peer). Allocations are mallocs per operation (median). *Limit awaited* is the",
         "limit called with `await` in an async benchmark, as an async store is called: the harness runs async",
@@ -204,7 +220,8 @@ def main():
     axis.set_yticks(positions)
     axis.set_yticklabels(labels, fontsize=8)
     axis.set_xlabel(
-        "median time / limit's (log scale; 1 = the limit; red tick = target; blue = ForgeStorage, grey = peer)")
+        "median time / limit's in the same run (log scale; 1 = the limit; red tick = target; blue = ForgeStorage,"
+        " grey = peer)")
     axis.set_title(f"ForgeStorage beside the limit and its peers, {date}\n{machine}", fontsize=9)
     figure.tight_layout()
     figure.savefig(os.path.join(out, "ratios.png"), dpi=110)
