@@ -222,7 +222,11 @@ package enum FileSystem {
         options: WriteOptions = WriteOptions()
     ) throws(FileSystemError) {
         var bytes = name
-        guard bytes.withUTF8({ !$0.isEmpty && lastSlash(in: $0) == nil }) else {
+        let isOneName = bytes.withUTF8 { buffer in
+            guard let start = buffer.baseAddress, !buffer.isEmpty else { return false }
+            return memchr(start, Int32(UInt8(ascii: "/")), buffer.count) == nil
+        }
+        guard isOneName else {
             throw FileSystemError(.open, path: folder + "/" + name, code: EINVAL)
         }
         try ConfinedFolder(path: folder, options: options)

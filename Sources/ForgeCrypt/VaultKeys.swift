@@ -63,10 +63,8 @@ struct VaultKeys: Sendable {
 
     /// The contents of the file that holds `plaintext` as `item`.
     func seal(_ plaintext: Data, as item: VaultItem) throws -> Data {
-        let sealed = try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: item.associatedData)
-        var file = Data(capacity: 1 + sealed.count)
-        file.append(Self.itemFormat)
-        file.append(sealed)
+        var file = Data([Self.itemFormat])
+        file.append(try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: item.associatedData))
         return file
     }
 
