@@ -24,32 +24,50 @@ package enum FileNameEncoding {
     ///
     /// ASCII keys are returned as they are, without work.
     package static func canonicalForm(of key: String) -> String {
-        if key.utf8.allSatisfy({ $0 < 0x80 }) { return key }
+        var bytes = key
+        if bytes.withUTF8(isASCII) { return key }
         return key.precomposedStringWithCanonicalMapping
     }
 
     /// The reversible, file-system-safe form of `key`'s ``canonicalForm(of:)``.
     package static func encode(_ key: String) -> String {
         if key.isEmpty { return "%" }
-        let key = canonicalForm(of: key)
-        var output: [UInt8] = []
-        output.reserveCapacity(key.utf8.count)
-        for (offset, byte) in key.utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"):
-                output.append(byte)
-            case UInt8(ascii: ".") where offset > 0:
-                output.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                output.append(UInt8(ascii: "^"))
-                output.append(byte + 32)
-            default:
-                output.append(UInt8(ascii: "%"))
-                appendHex(byte, to: &output)
+        var key = canonicalForm(of: key)
+        return key.withUTF8 { bytes in
+            // Each byte of the key gives at most three (`%hh`), written straight into the name's storage.
+            String(unsafeUninitializedCapacity: bytes.count * 3) { output in
+                var count = 0
+                func append(_ byte: UInt8) {
+                    output[count] = byte
+                    count += 1
+                }
+                for offset in bytes.indices {
+                    let byte = bytes[offset]
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                        UInt8(ascii: "-"), UInt8(ascii: "_"):
+                        append(byte)
+                    case UInt8(ascii: ".") where offset > 0:
+                        append(byte)
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                        append(UInt8(ascii: "^"))
+                        append(byte + 32)
+                    default:
+                        append(UInt8(ascii: "%"))
+                        append(hexDigits[Int(byte >> 4)])
+                        append(hexDigits[Int(byte & 0x0F)])
+                    }
+                }
+                return count
             }
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether every byte is ASCII.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var mask: UInt8 = 0
+        for byte in bytes { mask |= byte }
+        return mask < 0x80
     }
 
     /// The key that ``encode(_:)`` turned into `name`, or nil when `name` is not such a form.

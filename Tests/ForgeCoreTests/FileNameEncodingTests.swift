@@ -16,6 +16,7 @@ struct FileNameEncodingTests {
         #expect(FileNameEncoding.encode("") == "%")
         #expect(FileNameEncoding.encode("a\u{0}b") == "a%00b")
         #expect(FileNameEncoding.encode("é") == "%c3%a9")
+        #expect(FileNameEncoding.encode("Cafe\u{301}") == "^caf%c3%a9")  // escaped in its NFC spelling
     }
 
     @Test(arguments: [
