@@ -31,7 +31,10 @@ struct BenchmarkProfiler {
             print("unknown operation \(arguments[1])")
             exit(1)
         }
-        let count = arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000
+        guard let count = arguments.count > 2 ? Int(arguments[2]) : 10_000, count > 0 else {
+            print("COUNT must be a positive whole number, not \(arguments[2])")
+            exit(1)
+        }
         let finished = DispatchSemaphore(value: 0)
         let outcome = LockedOutcome()
         Task.detached {
@@ -54,11 +57,10 @@ struct BenchmarkProfiler {
         let secret = String(repeating: "s3cr3t-", count: 9)
         let secretKey = CryptKey<String>(key: "api-token")
         let symmetric = SymmetricKey(size: .bits256)
-        let vault = try? EncryptedFileCrypt(
-            directory: .custom(folder),
-            namespace: "vault",
-            masterKey: .symmetric(symmetric)
-        )
+        // A vault that cannot be opened fails the vault operations when they run, instead of measuring nothing.
+        let vault = Result {
+            try EncryptedFileCrypt(directory: .custom(folder), namespace: "vault", masterKey: .symmetric(symmetric))
+        }
         let vaultLimitPath = folder.path + "/limit.secret"
         let associatedData = Data("api-token".utf8)
         return [
@@ -109,8 +111,9 @@ struct BenchmarkProfiler {
                 for _ in 0..<count { blackHole(await Limit.readFileAwaited(atPath: limitPath)) }
             },
             "vault.get:ours": { count in
-                try vault?.set(secret, for: secretKey)
-                for _ in 0..<count { blackHole(try vault?.get(secretKey)) }
+                let store = try vault.get()
+                try store.set(secret, for: secretKey)
+                for _ in 0..<count { blackHole(try store.get(secretKey)) }
             },
             "vault.get:limit": { count in
                 let sealed = try AES.GCM.seal(Data(secret.utf8), using: symmetric, authenticating: associatedData)
@@ -123,7 +126,8 @@ struct BenchmarkProfiler {
                 }
             },
             "vault.set:ours": { count in
-                for _ in 0..<count { try vault?.set(secret, for: secretKey) }
+                let store = try vault.get()
+                for _ in 0..<count { try store.set(secret, for: secretKey) }
             },
             "vault.set:limit": { count in
                 for _ in 0..<count {
