@@ -36,29 +36,25 @@ package enum FileNameEncoding {
         return key.withUTF8 { bytes in
             // Each byte of the key gives at most three (`%hh`), written straight into the name's storage.
             String(unsafeUninitializedCapacity: bytes.count * 3) { output in
-                var count = 0
-                func append(_ byte: UInt8) {
-                    output[count] = byte
-                    count += 1
-                }
+                var writer = ByteWriter(buffer: output)
                 for offset in bytes.indices {
                     let byte = bytes[offset]
                     switch byte {
                     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                         UInt8(ascii: "-"), UInt8(ascii: "_"):
-                        append(byte)
+                        writer.append(byte)
                     case UInt8(ascii: ".") where offset > 0:
-                        append(byte)
+                        writer.append(byte)
                     case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                        append(UInt8(ascii: "^"))
-                        append(byte + 32)
+                        writer.append(UInt8(ascii: "^"))
+                        writer.append(byte + 32)
                     default:
-                        append(UInt8(ascii: "%"))
-                        append(hexDigits[Int(byte >> 4)])
-                        append(hexDigits[Int(byte & 0x0F)])
+                        writer.append(UInt8(ascii: "%"))
+                        writer.append(hexDigits[Int(byte >> 4)])
+                        writer.append(hexDigits[Int(byte & 0x0F)])
                     }
                 }
-                return count
+                return writer.count
             }
         }
     }

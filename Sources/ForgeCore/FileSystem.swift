@@ -313,38 +313,6 @@ package enum FileSystem {
     /// The bytes of ``temporaryMarker``.
     private static let temporaryMarkerBytes = Array(temporaryMarker.utf8)
 
-    /// Appends bytes to a buffer known to be large enough.
-    private struct ByteWriter {
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-        var count = 0
-
-        mutating func append(_ byte: UInt8) {
-            buffer[count] = byte
-            count += 1
-        }
-
-        mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
-            for byte in bytes { append(byte) }
-        }
-
-        /// Appends `value`'s digits in `radix` (at most 36), lowercase, most significant first.
-        mutating func append(_ value: UInt64, radix: UInt64) {
-            var digitCount = 1
-            var rest = value / radix
-            while rest > 0 {
-                digitCount += 1
-                rest /= radix
-            }
-            var remaining = value
-            for offset in stride(from: count + digitCount - 1, through: count, by: -1) {
-                let digit = UInt8(remaining % radix)
-                buffer[offset] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                remaining /= radix
-            }
-            count += digitCount
-        }
-    }
-
     /// Whether `name` has the form of a temporary file or folder made by ``temporaryName(for:)``.
     ///
     /// Temporaries of every process match, running or not: such entries are never shown as stored content.
