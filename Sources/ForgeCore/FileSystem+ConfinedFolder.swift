@@ -95,7 +95,7 @@ extension FileSystem.ConfinedFolder {
             } catch {
                 attempts += 1
                 // ENOENT here means a folder on the way vanished after it was opened: go again.
-                if error.code == ENOENT && attempts < 8 { continue }
+                if error.code == ENOENT && options.createsFolders && attempts < 8 { continue }
                 removeEmptyFolders(folder)
                 throw error
             }
@@ -339,7 +339,7 @@ extension FileSystem.ConfinedFolder {
             let name = components[index]
             let parent = chain[chain.count - 1]
             var fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if fd < 0 && errno == ENOENT && create {
+            if fd < 0 && errno == ENOENT && create && options.createsFolders {
                 if mkdirat(parent, name, options.directoryPermissions) == 0 {
                     do throws(FileSystemError) {
                         try applyProtection(toPath: absolutePath(components[...index], nil))
@@ -368,7 +368,7 @@ extension FileSystem.ConfinedFolder {
     private func openRoot(create: Bool) throws(FileSystemError) -> Int32 {
         func openPath() -> Int32 { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
         var root = openPath()
-        if root < 0 && errno == ENOENT && create {
+        if root < 0 && errno == ENOENT && create && options.createsFolders {
             try FileSystem.createDirectories(
                 atPath: path,
                 permissions: options.directoryPermissions,

@@ -31,6 +31,8 @@ package enum FileSystem {
         package var synchronize = false
         /// The Data Protection level, on platforms that have it.
         package var protection: FileProtection? = nil
+        /// When false, a write whose folder does not exist fails with `ENOENT` instead of creating the folder.
+        package var createsFolders = true
 
         /// Options for an ordinary file: 0644, replacing what is there, without `fsync`.
         package init() {}
@@ -41,18 +43,22 @@ package enum FileSystem {
 
     // MARK: Reading
 
-    /// Reads the whole file at `path`.
+    /// Reads the whole regular file at `path`.
+    ///
+    /// A symbolic link as the last name of `path` is not followed: the read fails with `ELOOP`. Folders on the
+    /// way are followed, so `path` may start in a linked folder.
     package static func readFile(atPath path: String) throws(FileSystemError) -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         return try readAndClose(fd, openError: errno, path: path)
     }
 
     /// Reads the whole file named `name` in the folder at `folder`.
     ///
-    /// The same as ``readFile(atPath:)`` of `folder/name`, with that path built on the stack, not the heap.
+    /// The same as ``readFile(atPath:)`` of `folder/name`, with that path built on the stack, not the heap: a
+    /// symbolic link named `name` is not followed and fails with `ELOOP`.
     package static func readFile(named name: String, inFolder folder: String) throws(FileSystemError) -> Data {
         let (fd, code) = withJoinedPath(folder, name) { path in
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             return (fd, errno)
         }
         return try readAndClose(fd, openError: code, path: folder + "/" + name)
@@ -441,6 +447,12 @@ package enum FileSystem {
             throw FileSystemError(.remove, path: path, code: code)
         }
         return true
+    }
+
+    /// Removes the folder at `path` if it is empty; returns false when it is not empty or not there.
+    @discardableResult
+    package static func removeEmptyDirectory(atPath path: String) -> Bool {
+        rmdir(path) == 0
     }
 
     /// Removes the folder at `path` and everything in it, without following symbolic links inside it.

@@ -7,7 +7,13 @@ public import Foundation
 /// stored secret stays as it was.
 public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// The master key does not open the vault at `path`: another key file, key or passphrase made it.
-    case wrongMasterKey(path: String)
+    ///
+    /// `createdWith` is the kind of master key the vault was created with; nil for a vault made before vaults
+    /// recorded it, when it is known only not to be a passphrase.
+    case wrongMasterKey(path: String, createdWith: MasterKey.Kind?)
+    /// The key file at `path` does not exist, while the vault at `vaultPath` does: the vault opens only with
+    /// the key it was created with, so no new key file is made. Nothing was created or changed.
+    case keyFileNotFound(path: String, vaultPath: String)
     /// The stored item for `key` failed authentication: it was changed, damaged, or copied from another
     /// item's place. The file is left as it is.
     case tamperedItem(key: String)
@@ -48,7 +54,8 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
             key
         case .notAccessibleNow(let key), .missingEntitlement(let key), .unexpectedStatus(let key, _):
             key
-        case .wrongMasterKey, .corruptVault, .insecureKeyFile, .invalidMasterKey, .openFailed, .removeAllFailed:
+        case .wrongMasterKey, .keyFileNotFound, .corruptVault, .insecureKeyFile, .invalidMasterKey, .openFailed,
+            .removeAllFailed:
             nil
         }
     }
@@ -56,8 +63,12 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// A readable sentence naming the key or path and the reason.
     public var errorDescription: String? {
         switch self {
-        case .wrongMasterKey(let path):
-            "The master key does not open the vault at '\(path)'"
+        case .wrongMasterKey(let path, let kind):
+            "The master key does not open the vault at '\(path)', which was created with "
+                + (kind?.description ?? "a key file or a symmetric key")
+        case .keyFileNotFound(let path, let vaultPath):
+            "The key file '\(path)' does not exist; the vault at '\(vaultPath)' opens only with the key file it "
+                + "was created with, so no new one was made"
         case .tamperedItem(let key):
             "The secret for key '\(key)' failed authentication: it was changed, damaged or swapped"
         case .corruptVault(let path, let reason):

@@ -54,11 +54,7 @@ extension EncryptedFileCrypt {
 
     private static func countItems(inFolder path: String) throws(CryptStoreError) -> Int {
         do {
-            return try FileSystem.listDirectory(atPath: path)
-                .filter { entry in
-                    entry.kind == .file && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
-                }
-                .count
+            return try FileSystem.listDirectory(atPath: path).filter(isItemFile).count
         } catch {
             throw .openFailed(path: path, underlying: error.description)
         }

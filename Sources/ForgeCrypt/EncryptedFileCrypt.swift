@@ -18,16 +18,29 @@ internal import ForgeCore
 ///
 /// ## The vault
 /// The vault is the folder `{directory}/{namespace}/`. It holds `vault.json`, which has no secret (a
-/// random vault identifier, the passphrase parameters, a key-check value), and one file per item, named by
-/// a keyed hash of its key: no key name and no secret is ever written in the clear. Each item is sealed
-/// with AES-256-GCM, its key name bound as authenticated data, so an item file copied into another item's
-/// place fails to open. See ``MasterKey`` for the kinds of master key.
+/// random vault identifier, the kind of master key, the passphrase parameters, a key-check value), and one
+/// file per item, named by a keyed hash of its key: no key name and no secret is ever written in the clear.
+/// Each item is sealed with AES-256-GCM, its key name bound as authenticated data, so an item file copied
+/// into another item's place fails to open. See ``MasterKey`` for the kinds of master key.
 ///
 /// ## Failures
 /// Opening the vault with another master key than it was made with throws
-/// ``CryptStoreError/wrongMasterKey(path:)``, before anything is read or written. With the right key, an
-/// item that fails to authenticate makes ``get(_:)`` throw ``CryptStoreError/tamperedItem(key:)``; the
-/// file is left as it is for inspection, and never reads as missing.
+/// ``CryptStoreError/wrongMasterKey(path:createdWith:)``, naming the kind of key the vault was made with,
+/// before anything is written; an open that fails changes nothing on disk. With the right key, an item
+/// that fails to authenticate makes ``get(_:)`` throw ``CryptStoreError/tamperedItem(key:)``; the file is
+/// left as it is for inspection, and never reads as missing. No symbolic link in the vault folder is ever
+/// followed: a link in an item's place is not an item (``get(_:)`` returns nil, ``contains(_:)`` and
+/// ``itemCount()`` do not count it, ``deleteAll()`` removes the link itself).
+///
+/// ## What the vault detects, and what it does not
+/// Detected, as ``CryptStoreError/tamperedItem(key:)``: any change to an item's bytes (a flipped bit, a
+/// truncated or extended file, another format byte), an item file moved or copied into another key's place,
+/// and an item copied from another vault. Not detected: each item is authenticated on its own, so an
+/// item replaced by an older copy of itself, or a deleted item restored from a backup, reads back its older
+/// secret; and a whole vault folder rolled back to an earlier copy opens as it was then. Whoever can write
+/// the folder can also delete items, which reads as missing. Detecting rollback would take a signed record
+/// of every item's version, written and flushed beside each item on every `set`; keep revocation lists on a
+/// server, not in the vault, where that matters.
 ///
 /// ## Permissions and durability
 /// The folder is `0700` and every file `0600`, also after an item is replaced: a write goes to a new
@@ -46,7 +59,9 @@ public struct EncryptedFileCrypt: Sendable {
     public let folderURL: URL
 
     private let folderPath: String
-    private let keys: VaultKeys
+    /// The header this store opened the vault with, and the keys derived from it.
+    private let vault: OpenedVault
+    private var keys: VaultKeys { vault.keys }
 
     /// The permission bits of the vault folder.
     static let folderPermissions: UInt16 = 0o700
@@ -59,13 +74,18 @@ public struct EncryptedFileCrypt: Sendable {
     /// against the vault, secures the folder's permissions and removes temporary files left by crashed
     /// writers. Open the store once and share it: it is a `Sendable` value.
     ///
+    /// An open that fails changes nothing on disk: the master key is checked before the folder's
+    /// permissions are corrected, an existing vault is never given a new key file, and a new vault whose
+    /// creation fails leaves no folder, header or key file of its own behind.
+    ///
     /// - Parameters:
     ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
     ///   - namespace: The vault folder's name. Any string: it is escaped so it never leaves `directory`.
     ///   - masterKey: The key that opens the vault; see ``MasterKey``.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
-    /// - Throws: ``CryptStoreError/wrongMasterKey(path:)`` when the vault was made with another master key,
-    ///   ``CryptStoreError/insecureKeyFile(path:permissions:)``, ``CryptStoreError/invalidMasterKey(reason:)``,
+    /// - Throws: ``CryptStoreError/wrongMasterKey(path:createdWith:)`` when the vault was made with another
+    ///   master key, ``CryptStoreError/keyFileNotFound(path:vaultPath:)`` when the key file of an existing
+    ///   vault is missing, ``CryptStoreError/insecureKeyFile(path:permissions:)``, ``CryptStoreError/invalidMasterKey(reason:)``,
     ///   ``CryptStoreError/corruptVault(path:reason:)`` or ``CryptStoreError/openFailed(path:underlying:)``.
     public init(
         directory: StorageDirectory = .applicationSupport,
@@ -77,23 +97,9 @@ public struct EncryptedFileCrypt: Sendable {
         self.namespace = namespace
         self.fileProtection = fileProtection
         self.folderURL = directory.folderURL(forNamespace: namespace)
-        let folderPath = folderURL.path
-        self.folderPath = folderPath
-        do {
-            try FileSystem.createDirectory(
-                atPath: folderPath,
-                exactPermissions: Self.folderPermissions,
-                protection: fileProtection
-            )
-        } catch {
-            throw CryptStoreError.openFailed(path: folderPath, underlying: error.description)
-        }
-        FileSystem.removeLeftoversOnce(inFolder: folderPath)
-        self.keys = try Self.openVault(
-            atPath: folderPath,
-            masterKey: masterKey,
-            options: Self.writeOptions(protection: fileProtection, replaceExisting: false)
-        )
+        self.folderPath = folderURL.path
+        try masterKey.validate()
+        self.vault = try OpenedVault(atPath: folderPath, masterKey: masterKey, protection: fileProtection)
     }
 
     /// The file that holds (or would hold) the item stored under `key`.
@@ -107,14 +113,14 @@ public struct EncryptedFileCrypt: Sendable {
         folderPath + "/" + keys.item(for: key).fileName
     }
 
-    private static func writeOptions(protection: FileProtection, replaceExisting: Bool) -> FileSystem.WriteOptions {
-        var options = FileSystem.WriteOptions()
-        options.permissions = mode_t(filePermissions)
-        options.directoryPermissions = mode_t(folderPermissions)
-        options.replaceExisting = replaceExisting
-        options.synchronize = true
-        options.protection = protection
-        return options
+    /// Whether `entry` is an item file: a regular file with an item's name.
+    static func isItemFile(_ entry: FileSystem.Entry) -> Bool {
+        entry.kind == .file && hasItemName(entry)
+    }
+
+    /// Whether `entry` has the name of an item file, whatever it is.
+    static func hasItemName(_ entry: FileSystem.Entry) -> Bool {
+        entry.kind != .directory && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
     }
 }
 
@@ -129,7 +135,8 @@ extension EncryptedFileCrypt: CryptStoring {
         let file: Data
         do {
             file = try FileSystem.readFile(named: item.fileName, inFolder: folderPath)
-        } catch  where error.isNotFound {
+        } catch  where error.isNotFound || error.isSymbolicLink {
+            // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
             throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
@@ -139,6 +146,10 @@ extension EncryptedFileCrypt: CryptStoring {
     }
 
     /// Encrypts `value` and stores it for `key`, atomically, in an owner-only file.
+    ///
+    /// Before each write the vault's header is checked: a header removed since the store opened (with the
+    /// whole folder, by a cleanup job) is restored as this store knows it, so a secret is never written where
+    /// it could not be read back; a folder that now holds another vault fails the write.
     ///
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` or
     ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
@@ -151,16 +162,7 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch {
             throw CryptStoreError.writeFailed(key: key.key, underlying: String(describing: error))
         }
-        do {
-            try FileSystem.writeAtomically(
-                file,
-                named: item.fileName,
-                inFolder: folderPath,
-                options: Self.writeOptions(protection: fileProtection, replaceExisting: true)
-            )
-        } catch {
-            throw CryptStoreError.writeFailed(key: key.key, underlying: error.description)
-        }
+        try vault.writeItem(file, named: item.fileName, inFolder: folderPath, for: key.key)
     }
 
     /// Removes the item stored for `key`; succeeds when there is none.
@@ -176,7 +178,8 @@ extension EncryptedFileCrypt: CryptStoring {
 
     /// Returns true when the vault holds an item for `key`.
     ///
-    /// The item is not decrypted: ``get(_:)`` tells whether it is intact.
+    /// The item is not decrypted: ``get(_:)`` tells whether it is intact. A symbolic link in the item's place
+    /// is not an item.
     ///
     /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the vault cannot tell, for example
     ///   when its folder cannot be read: that never reads as "not stored".
@@ -193,91 +196,12 @@ extension EncryptedFileCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)`` when an item cannot be removed.
     public func deleteAll() throws {
         do {
-            for entry in try FileSystem.listDirectory(atPath: folderPath) where Self.isItemFile(entry) {
+            // Links with an item's name are removed too (never what they lead to); they are not items.
+            for entry in try FileSystem.listDirectory(atPath: folderPath) where Self.hasItemName(entry) {
                 try FileSystem.removeFile(atPath: folderPath + "/" + entry.name)
             }
         } catch {
             throw CryptStoreError.removeAllFailed(underlying: error.description)
         }
-    }
-}
-
-extension EncryptedFileCrypt {
-    /// Reads the vault's header and checks `masterKey` against it, or creates the header of a new vault.
-    private static func openVault(
-        atPath folder: String,
-        masterKey: MasterKey,
-        options: FileSystem.WriteOptions
-    ) throws(CryptStoreError) -> VaultKeys {
-        let headerPath = folder + "/" + VaultHeader.fileName
-        // A second pass only follows a header that another process created at the same moment.
-        for _ in 0..<2 {
-            if let header = try readHeader(atPath: headerPath, folder: folder) {
-                let keyBytes = try masterKey.keyBytes(parameters: header.passphrase, vaultPath: folder)
-                let keys = VaultKeys(masterKey: keyBytes, vaultID: header.vaultID)
-                guard keys.matches(keyCheck: header.keyCheck) else { throw .wrongMasterKey(path: folder) }
-                return keys
-            }
-            try refuseItemsWithoutHeader(inFolder: folder)
-            let parameters = masterKey.parametersForNewVault
-            let keyBytes = try masterKey.keyBytes(parameters: parameters, vaultPath: folder)
-            let vaultID = CryptoPrimitives.randomBytes(count: VaultHeader.vaultIDByteCount)
-            let keys = VaultKeys(masterKey: keyBytes, vaultID: vaultID)
-            let header = VaultHeader(
-                format: VaultHeader.currentFormat,
-                vaultID: vaultID,
-                passphrase: parameters,
-                keyCheck: keys.keyCheck
-            )
-            do {
-                // Never replaces a header: a concurrent opener's header wins and this one reads it.
-                try FileSystem.writeAtomically(try JSONCodec.encode(header), toPath: headerPath, options: options)
-                return keys
-            } catch let error as FileSystemError where error.isAlreadyExists {
-                continue
-            } catch {
-                throw .openFailed(path: folder, underlying: String(describing: error))
-            }
-        }
-        throw .openFailed(path: folder, underlying: "the vault header changed while it was being created")
-    }
-
-    /// The vault's header, or nil when it has none yet.
-    private static func readHeader(atPath path: String, folder: String) throws(CryptStoreError) -> VaultHeader? {
-        let data: Data
-        do {
-            data = try FileSystem.readFile(atPath: path)
-        } catch  where error.isNotFound {
-            return nil
-        } catch {
-            throw .openFailed(path: folder, underlying: error.description)
-        }
-        guard let header = try? JSONCodec.decode(VaultHeader.self, from: data) else {
-            throw .corruptVault(path: folder, reason: "\(VaultHeader.fileName) is not a vault header")
-        }
-        if let problem = header.problem { throw .corruptVault(path: folder, reason: problem) }
-        return header
-    }
-
-    /// Refuses to start a new vault in a folder that holds items: their header is gone, and a new one would
-    /// make them unreadable for good.
-    private static func refuseItemsWithoutHeader(inFolder folder: String) throws(CryptStoreError) {
-        let entries: [FileSystem.Entry]
-        do {
-            entries = try FileSystem.listDirectory(atPath: folder)
-        } catch {
-            throw .openFailed(path: folder, underlying: error.description)
-        }
-        let itemCount = entries.filter(isItemFile).count
-        guard itemCount == 0 else {
-            throw .corruptVault(
-                path: folder,
-                reason: "\(VaultHeader.fileName) is missing, so its \(itemCount) item(s) cannot be opened"
-            )
-        }
-    }
-
-    private static func isItemFile(_ entry: FileSystem.Entry) -> Bool {
-        entry.kind == .file && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
     }
 }

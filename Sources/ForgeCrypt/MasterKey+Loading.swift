@@ -2,71 +2,118 @@ internal import ForgeCore
 internal import Foundation
 
 extension MasterKey {
-    /// The passphrase parameters a new vault opened with this master key stores: fresh ones for a
-    /// passphrase, nil for the other kinds.
-    var parametersForNewVault: PassphraseParameters? {
-        guard case .passphrase = self else { return nil }
-        return .makeNew()
-    }
-
-    /// The key bytes of this master key for the vault at `vaultPath`, whose header holds `parameters`.
+    /// Refuses a master key that can never open a vault, before anything is read or created.
     ///
-    /// A key file is created when missing. A passphrase is stretched here, once.
-    ///
-    /// - Throws: ``CryptStoreError/wrongMasterKey(path:)`` when the kind does not match the vault (a
-    ///   passphrase for a key vault or the reverse), or the errors of the key file and the key itself.
-    func keyBytes(parameters: PassphraseParameters?, vaultPath: String) throws(CryptStoreError) -> SymmetricKey {
+    /// - Throws: ``CryptStoreError/invalidMasterKey(reason:)`` for an empty passphrase or a symmetric key
+    ///   shorter than 128 bits.
+    func validate() throws(CryptStoreError) {
         switch self {
-        case .keyFile(let url):
-            guard parameters == nil else { throw .wrongMasterKey(path: vaultPath) }
-            return try Self.loadKeyFile(atPath: url.standardizedFileURL.path)
+        case .keyFile:
+            return
         case .symmetric(let key):
-            guard parameters == nil else { throw .wrongMasterKey(path: vaultPath) }
             guard CryptoPrimitives.byteCount(of: key) >= 16 else {
                 throw .invalidMasterKey(reason: "a symmetric master key needs at least 128 bits")
             }
-            return key
         case .passphrase(let passphrase):
-            guard let parameters else { throw .wrongMasterKey(path: vaultPath) }
             guard !passphrase.isEmpty else { throw .invalidMasterKey(reason: "the passphrase is empty") }
-            do {
-                return try parameters.deriveKey(from: passphrase)
-            } catch {
-                throw .openFailed(path: vaultPath, underlying: String(describing: error))
-            }
         }
     }
 
-    /// Reads the key file at `path`, creating it with 32 random bytes (owner-only) when missing, and removes
-    /// the temporary files that crashed creators of it left.
-    private static func loadKeyFile(atPath path: String) throws(CryptStoreError) -> SymmetricKey {
+    /// The key bytes of this master key for the existing vault at `vaultPath`, whose header is `header`.
+    ///
+    /// Nothing is created: a key file that does not exist is an error, since the vault opens only with the
+    /// key it was made with.
+    ///
+    /// - Throws: ``CryptStoreError/wrongMasterKey(path:createdWith:)`` when a passphrase is given for a key
+    ///   vault or the reverse, ``CryptStoreError/keyFileNotFound(path:vaultPath:)``, or the errors of the
+    ///   key file.
+    func keyBytes(forVaultWith header: VaultHeader, vaultPath: String) throws(CryptStoreError) -> SymmetricKey {
+        let wrongKind = CryptStoreError.wrongMasterKey(path: vaultPath, createdWith: header.masterKey)
+        switch self {
+        case .keyFile(let url):
+            guard header.passphrase == nil else { throw wrongKind }
+            let path = url.standardizedFileURL.path
+            guard let key = try Self.readKeyFile(atPath: path) else {
+                throw .keyFileNotFound(path: path, vaultPath: vaultPath)
+            }
+            return key
+        case .symmetric(let key):
+            guard header.passphrase == nil else { throw wrongKind }
+            return key
+        case .passphrase(let passphrase):
+            guard let parameters = header.passphrase else { throw wrongKind }
+            return try Self.stretch(passphrase, with: parameters, vaultPath: vaultPath)
+        }
+    }
+
+    /// The key bytes and passphrase parameters for a new vault at `vaultPath`.
+    ///
+    /// A missing key file is created (owner-only, 32 random bytes). It stays even when creating the vault
+    /// fails afterwards: a concurrent opener may already have made its vault with it, and the next open of
+    /// this vault uses it.
+    func keyForNewVault(
+        vaultPath: String
+    ) throws(CryptStoreError) -> (key: SymmetricKey, passphrase: PassphraseParameters?) {
+        switch self {
+        case .keyFile(let url):
+            let path = url.standardizedFileURL.path
+            if let key = try Self.readKeyFile(atPath: path) { return (key, nil) }
+            try Self.createKeyFile(atPath: path)
+            // Read back: a concurrent opener may have created the file first, and its key is the one to use.
+            guard let key = try Self.readKeyFile(atPath: path) else {
+                throw .openFailed(path: path, underlying: "the key file vanished while it was being created")
+            }
+            return (key, nil)
+        case .symmetric(let key):
+            return (key, nil)
+        case .passphrase(let passphrase):
+            let parameters = PassphraseParameters.makeNew()
+            return (try Self.stretch(passphrase, with: parameters, vaultPath: vaultPath), parameters)
+        }
+    }
+
+    private static func stretch(
+        _ passphrase: String,
+        with parameters: PassphraseParameters,
+        vaultPath: String
+    ) throws(CryptStoreError) -> SymmetricKey {
+        do {
+            return try parameters.deriveKey(from: passphrase)
+        } catch {
+            throw .openFailed(path: vaultPath, underlying: String(describing: error))
+        }
+    }
+
+    /// Reads the key file at `path`; nil when it does not exist.
+    ///
+    /// Removes the temporary files that crashed creators of the key file left beside it first.
+    ///
+    /// - Throws: ``CryptStoreError/insecureKeyFile(path:permissions:)`` when group or others may use it,
+    ///   ``CryptStoreError/invalidMasterKey(reason:)`` when it does not hold 32 bytes, or
+    ///   ``CryptStoreError/openFailed(path:underlying:)``.
+    private static func readKeyFile(atPath path: String) throws(CryptStoreError) -> SymmetricKey? {
         // A process killed while creating the key file may have left a copy of the key in a temporary file.
         let folder = FileSystem.parentPath(of: path)
         let name = String(path.utf8.dropFirst(folder.utf8.count + 1)) ?? path
         FileSystem.removeOrphanedTemporaryFiles(inDirectory: folder, forName: name)
-        // A second pass only follows the creation of the file, by this process or a concurrent one.
-        for _ in 0..<2 {
-            let file: (data: Data, permissions: UInt16)
-            do {
-                file = try FileSystem.readFileWithPermissions(atPath: path)
-            } catch  where error.isNotFound {
-                try createKeyFile(atPath: path)
-                continue
-            } catch {
-                throw .openFailed(path: path, underlying: error.description)
-            }
-            guard file.permissions & FileSystem.groupAndOtherPermissions == 0 else {
-                throw .insecureKeyFile(path: path, permissions: file.permissions)
-            }
-            guard file.data.count == CryptoPrimitives.keyByteCount else {
-                throw .invalidMasterKey(
-                    reason: "the key file '\(path)' holds \(file.data.count) bytes instead of "
-                        + "\(CryptoPrimitives.keyByteCount)"
-                )
-            }
-            return CryptoPrimitives.key(file.data)
+        let file: (data: Data, permissions: UInt16)
+        do {
+            file = try FileSystem.readFileWithPermissions(atPath: path)
+        } catch  where error.isNotFound {
+            return nil
+        } catch {
+            throw .openFailed(path: path, underlying: error.description)
         }
-        throw .openFailed(path: path, underlying: "the key file vanished while it was being created")
+        guard file.permissions & FileSystem.groupAndOtherPermissions == 0 else {
+            throw .insecureKeyFile(path: path, permissions: file.permissions)
+        }
+        guard file.data.count == CryptoPrimitives.keyByteCount else {
+            throw .invalidMasterKey(
+                reason: "the key file '\(path)' holds \(file.data.count) bytes instead of "
+                    + "\(CryptoPrimitives.keyByteCount)"
+            )
+        }
+        return CryptoPrimitives.key(file.data)
     }
 
     /// Creates a key file of random bytes at `path`, owner-only, unless one appeared there meanwhile.

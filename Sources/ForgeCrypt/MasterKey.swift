@@ -28,3 +28,34 @@ public enum MasterKey: Sendable {
     /// passphrase is normalised to Unicode NFC first, so the same text typed on any system opens the vault.
     case passphrase(String)
 }
+
+extension MasterKey {
+    /// The kinds of master key; a vault records the kind it was created with, and
+    /// ``CryptStoreError/wrongMasterKey(path:createdWith:)`` names it.
+    public enum Kind: String, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// ``MasterKey/keyFile(_:)``.
+        case keyFile
+        /// ``MasterKey/symmetric(_:)``.
+        case symmetric
+        /// ``MasterKey/passphrase(_:)``.
+        case passphrase
+
+        /// The kind in words: "a key file", "a symmetric key", "a passphrase".
+        public var description: String {
+            switch self {
+            case .keyFile: "a key file"
+            case .symmetric: "a symmetric key"
+            case .passphrase: "a passphrase"
+            }
+        }
+    }
+
+    /// The kind of this master key.
+    public var kind: Kind {
+        switch self {
+        case .keyFile: .keyFile
+        case .symmetric: .symmetric
+        case .passphrase: .passphrase
+        }
+    }
+}

@@ -3,8 +3,9 @@ internal import Foundation
 /// The vault's `vault.json`: what a store needs, besides the master key, to open the vault.
 ///
 /// It holds no secret: a random vault identifier (the HKDF salt of every derived key, so two vaults with
-/// the same master key share no key), the passphrase parameters of a passphrase vault, and the key-check
-/// value that tells a wrong master key apart from a tampered item.
+/// the same master key share no key), the kind of master key the vault was created with, the passphrase
+/// parameters of a passphrase vault, and the key-check value that tells a wrong master key apart from a
+/// tampered item.
 struct VaultHeader: Codable, Sendable, Equatable {
     /// The format this code writes and reads.
     static let currentFormat = 1
@@ -19,6 +20,11 @@ struct VaultHeader: Codable, Sendable, Equatable {
     var format: Int
     /// The random identifier of this vault.
     var vaultID: Data
+    /// The kind of master key the vault was created with; nil in headers written before it was recorded.
+    ///
+    /// It names the kind in errors; a vault opens with any master key that passes the key check, so a key
+    /// file's bytes also open it as a symmetric key.
+    var masterKey: MasterKey.Kind?
     /// How the passphrase is stretched; nil when the vault uses a key file or a symmetric key.
     var passphrase: PassphraseParameters?
     /// The HMAC of a fixed message under a key derived for this purpose only: see ``VaultKeys``.
@@ -29,6 +35,9 @@ struct VaultHeader: Codable, Sendable, Equatable {
         if format != Self.currentFormat { return "unknown format \(format)" }
         if vaultID.count != Self.vaultIDByteCount { return "the vault identifier has the wrong size" }
         if keyCheck.isEmpty { return "the key-check value is missing" }
+        if (masterKey == .passphrase) != (passphrase != nil) && masterKey != nil {
+            return "the kind of master key does not match the passphrase parameters"
+        }
         return passphrase?.problem
     }
 }

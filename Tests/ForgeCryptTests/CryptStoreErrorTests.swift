@@ -6,7 +6,9 @@ import Testing
 struct CryptStoreErrorTests {
     @Test func descriptionsNameTheKeyOrPathAndTheReason() {
         let cases: [(CryptStoreError, [String])] = [
-            (.wrongMasterKey(path: "/v"), ["/v", "master key"]),
+            (.wrongMasterKey(path: "/v", createdWith: .passphrase), ["/v", "master key", "a passphrase"]),
+            (.wrongMasterKey(path: "/v", createdWith: nil), ["/v", "a key file or a symmetric key"]),
+            (.keyFileNotFound(path: "/k", vaultPath: "/v"), ["/k", "/v", "does not exist"]),
             (.tamperedItem(key: "auth.access"), ["auth.access", "authentication"]),
             (.corruptVault(path: "/v", reason: "unknown format 9"), ["/v", "unknown format 9"]),
             (.insecureKeyFile(path: "/k", permissions: 0o644), ["/k", "0644"]),
@@ -28,6 +30,6 @@ struct CryptStoreErrorTests {
         #expect(CryptStoreError.tamperedItem(key: "a").key == "a")
         #expect(CryptStoreError.notAccessibleNow(key: "b").key == "b")
         #expect(CryptStoreError.unexpectedStatus(key: nil, status: -1).key == nil)
-        #expect(CryptStoreError.wrongMasterKey(path: "/v").key == nil)
+        #expect(CryptStoreError.wrongMasterKey(path: "/v", createdWith: .keyFile).key == nil)
     }
 }

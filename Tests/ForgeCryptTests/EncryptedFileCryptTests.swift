@@ -43,7 +43,7 @@ struct EncryptedFileCryptTests {
             try store.set("secret", for: token)
             let itemBytes = try Data(contentsOf: store.fileURL(for: token))
 
-            expectError(.wrongMasterKey(path: store.folderURL.path)) {
+            expectError(.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
                 _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             }
             #expect(try Data(contentsOf: store.fileURL(for: token)) == itemBytes)
@@ -55,10 +55,12 @@ struct EncryptedFileCryptTests {
         try withFolder { folder in
             let store = try vault(folder, .passphrase("right"))
             try store.set("secret", for: token)
-            let wrong = CryptStoreError.wrongMasterKey(path: store.folderURL.path)
+            let wrong = CryptStoreError.wrongMasterKey(path: store.folderURL.path, createdWith: .passphrase)
             expectError(wrong) { _ = try vault(folder, .passphrase("wrong")) }
             expectError(wrong) { _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256))) }
-            expectError(wrong) { _ = try vault(folder, .keyFile(folder.appendingPathComponent("other.key"))) }
+            let otherKey = folder.appendingPathComponent("other.key")
+            expectError(wrong) { _ = try vault(folder, .keyFile(otherKey)) }
+            #expect(!FileManager.default.fileExists(atPath: otherKey.path), "a failed open creates no key file")
             #expect(try vault(folder, .passphrase("right")).get(token) == "secret")
         }
     }
@@ -73,7 +75,9 @@ struct EncryptedFileCryptTests {
     @Test func aKeyVaultIsNotOpenedWithAPassphrase() throws {
         try withFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
-            expectError(.wrongMasterKey(path: store.folderURL.path)) { _ = try vault(folder, .passphrase("guess")) }
+            expectError(.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
+                _ = try vault(folder, .passphrase("guess"))
+            }
         }
     }
 
@@ -83,6 +87,7 @@ struct EncryptedFileCryptTests {
             let data = try Data(contentsOf: store.folderURL.appendingPathComponent(VaultHeader.fileName))
             let header = try JSONDecoder().decode(VaultHeader.self, from: data)
             #expect(header.format == 1)
+            #expect(header.masterKey == .passphrase)
             #expect(header.passphrase?.algorithm == "PBKDF2-HMAC-SHA256")
             #expect(header.passphrase?.iterations == 600_000)
             #expect(header.passphrase?.salt.count == 32)

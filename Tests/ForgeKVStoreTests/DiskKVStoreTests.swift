@@ -296,3 +296,47 @@ extension DiskKVStoreTests {
         }
     }
 }
+
+extension DiskKVStoreTests {
+    @Test func aLinkedKeyFileIsNotReadListedOrFollowedAndRemoveAllRemovesOnlyTheLink() async throws {
+        try await withTemporaryFolder { folder in
+            let store = DiskKVStore(directory: .custom(folder), namespace: "settings")
+            let key = KVKey<String>("token")
+            try store.set(key, value: "inside")
+            let outside = folder.appendingPathComponent("outside.json")
+            try Data(#""contents of a file outside the store""#.utf8).write(to: outside)
+            let keyFile = try #require(store.fileURL(for: key))
+            try FileManager.default.removeItem(at: keyFile)
+            try FileManager.default.createSymbolicLink(at: keyFile, withDestinationURL: outside)
+
+            #expect(store.get(key) == nil)
+            #expect(!store.contains(key))
+            #expect(store.storedKeys().isEmpty)
+            #expect(store.rawJSON(forKey: key.key) == nil)
+
+            try store.removeAll()
+            #expect(try Data(contentsOf: outside) == Data(#""contents of a file outside the store""#.utf8))
+            try store.set(key, value: "new")
+            #expect(store.get(key) == "new")
+            #expect(try Data(contentsOf: outside) == Data(#""contents of a file outside the store""#.utf8))
+        }
+    }
+
+    @Test func aSetReplacesALinkedKeyFileInsteadOfWritingThroughIt() async throws {
+        try await withTemporaryFolder { folder in
+            let store = DiskKVStore(directory: .custom(folder), namespace: "settings")
+            let key = KVKey<Int>("count")
+            try store.set(key, value: 1)
+            let outside = folder.appendingPathComponent("outside.json")
+            try Data("99".utf8).write(to: outside)
+            let keyFile = try #require(store.fileURL(for: key))
+            try FileManager.default.removeItem(at: keyFile)
+            try FileManager.default.createSymbolicLink(at: keyFile, withDestinationURL: outside)
+
+            try store.set(key, value: 2)
+            #expect(store.get(key) == 2)
+            #expect(store.contains(key))
+            #expect(try Data(contentsOf: outside) == Data("99".utf8))
+        }
+    }
+}

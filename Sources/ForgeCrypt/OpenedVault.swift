@@ -1,0 +1,226 @@
+internal import ForgeCore
+internal import Foundation
+
+/// A vault an ``EncryptedFileCrypt`` has opened: its header, the header's bytes, and the keys derived from it.
+///
+/// Opening checks the master key against the header before it changes anything; a failed open leaves the
+/// disk as it found it. Writing an item first checks that the folder still holds this vault's header, and
+/// restores the header when the folder was removed, so no item is ever written where it cannot be read back.
+struct OpenedVault: Sendable {
+    /// The header this store opened or created.
+    let header: VaultHeader
+    /// The header's bytes as this store read or wrote them: what a restored header is written with.
+    let headerBytes: Data
+    /// The keys derived from the master key and the header.
+    let keys: VaultKeys
+    /// The Data Protection level of the folder and each file.
+    let protection: FileProtection
+
+    /// Opens the vault in the folder at `folder`, or creates it when the folder holds no vault.
+    ///
+    /// - Throws: the ``CryptStoreError`` of ``EncryptedFileCrypt/init(directory:namespace:masterKey:fileProtection:)``.
+    init(atPath folder: String, masterKey: MasterKey, protection: FileProtection) throws(CryptStoreError) {
+        // A second pass only follows a header that another process created at the same moment.
+        for _ in 0..<2 {
+            if let (header, bytes) = try Self.readHeader(inFolder: folder) {
+                let key = try masterKey.keyBytes(forVaultWith: header, vaultPath: folder)
+                let keys = VaultKeys(masterKey: key, vaultID: header.vaultID)
+                guard keys.matches(keyCheck: header.keyCheck) else {
+                    throw .wrongMasterKey(path: folder, createdWith: header.masterKey)
+                }
+                self.init(header: header, headerBytes: bytes, keys: keys, protection: protection)
+                try secureFolder(folder)
+                FileSystem.removeLeftoversOnce(inFolder: folder)
+                return
+            }
+            if let created = try Self.create(inFolder: folder, masterKey: masterKey, protection: protection) {
+                self = created
+                FileSystem.removeLeftoversOnce(inFolder: folder)
+                return
+            }
+        }
+        throw .openFailed(path: folder, underlying: "the vault header changed while it was being created")
+    }
+
+    private init(header: VaultHeader, headerBytes: Data, keys: VaultKeys, protection: FileProtection) {
+        self.header = header
+        self.headerBytes = headerBytes
+        self.keys = keys
+        self.protection = protection
+    }
+
+    /// Creates a new vault in `folder`; nil when another opener created one first (read it instead).
+    ///
+    /// A folder this creates is removed again when creating the vault fails (only while it is empty).
+    private static func create(
+        inFolder folder: String,
+        masterKey: MasterKey,
+        protection: FileProtection
+    ) throws(CryptStoreError) -> OpenedVault? {
+        try refuseItemsWithoutHeader(inFolder: folder)
+        let createdFolder: Bool
+        do {
+            createdFolder = try FileSystem.status(atPath: folder) == nil
+        } catch {
+            throw .openFailed(path: folder, underlying: error.description)
+        }
+        do throws(CryptStoreError) {
+            let (key, passphrase) = try masterKey.keyForNewVault(vaultPath: folder)
+            let vaultID = CryptoPrimitives.randomBytes(count: VaultHeader.vaultIDByteCount)
+            let keys = VaultKeys(masterKey: key, vaultID: vaultID)
+            let header = VaultHeader(
+                format: VaultHeader.currentFormat,
+                vaultID: vaultID,
+                masterKey: masterKey.kind,
+                passphrase: passphrase,
+                keyCheck: keys.keyCheck
+            )
+            let bytes: Data
+            do {
+                bytes = try JSONCodec.encode(header)
+            } catch {
+                throw .openFailed(path: folder, underlying: String(describing: error))
+            }
+            let vault = OpenedVault(header: header, headerBytes: bytes, keys: keys, protection: protection)
+            // Never replaces a header: a concurrent opener's header wins and this one reads it.
+            return try vault.writeHeader(inFolder: folder) ? vault : nil
+        } catch {
+            // Only an empty folder is removed: a concurrent opener's vault is never touched.
+            if createdFolder { FileSystem.removeEmptyDirectory(atPath: folder) }
+            throw error
+        }
+    }
+
+    /// Creates the owner-only folder when missing and writes the header into it, unless one is there.
+    ///
+    /// - Returns: false when the folder already holds a header.
+    private func writeHeader(inFolder folder: String) throws(CryptStoreError) -> Bool {
+        try secureFolder(folder)
+        var options = itemOptions
+        options.replaceExisting = false
+        do {
+            try FileSystem.writeAtomically(headerBytes, named: VaultHeader.fileName, inFolder: folder, options: options)
+            return true
+        } catch  where error.isAlreadyExists {
+            return false
+        } catch {
+            throw .openFailed(path: folder, underlying: error.description)
+        }
+    }
+
+    /// Creates the folder owner-only, or sets an existing folder's permissions back to owner-only.
+    private func secureFolder(_ folder: String) throws(CryptStoreError) {
+        do {
+            try FileSystem.createDirectory(
+                atPath: folder,
+                exactPermissions: EncryptedFileCrypt.folderPermissions,
+                protection: protection
+            )
+        } catch {
+            throw .openFailed(path: folder, underlying: error.description)
+        }
+    }
+
+    /// How item files are written: owner-only, flushed, into the vault folder only (never creating it).
+    private var itemOptions: FileSystem.WriteOptions {
+        var options = FileSystem.WriteOptions()
+        options.permissions = mode_t(EncryptedFileCrypt.filePermissions)
+        options.directoryPermissions = mode_t(EncryptedFileCrypt.folderPermissions)
+        options.synchronize = true
+        options.protection = protection
+        options.createsFolders = false
+        return options
+    }
+}
+
+// MARK: Writing items
+
+extension OpenedVault {
+    /// Writes an item's sealed `file` as `name` in the vault folder, once the folder holds this vault's header.
+    ///
+    /// - Throws: ``CryptStoreError/writeFailed(key:underlying:)``, naming `key`, when the write fails or the
+    ///   folder now holds another vault.
+    func writeItem(_ file: Data, named name: String, inFolder folder: String, for key: String) throws(CryptStoreError) {
+        // A second pass follows a folder removed between the header check and the write.
+        for _ in 0..<3 {
+            do throws(CryptStoreError) {
+                try ensureHeader(inFolder: folder)
+            } catch {
+                throw .writeFailed(key: key, underlying: error.description)
+            }
+            do {
+                try FileSystem.writeAtomically(file, named: name, inFolder: folder, options: itemOptions)
+                return
+            } catch  where error.code == ENOENT {
+                continue
+            } catch {
+                throw .writeFailed(key: key, underlying: error.description)
+            }
+        }
+        throw .writeFailed(key: key, underlying: "the vault folder '\(folder)' kept vanishing during the write")
+    }
+
+    /// Makes sure the folder holds this vault's header: restores it when it is gone, and fails when the
+    /// folder holds another vault's.
+    private func ensureHeader(inFolder folder: String) throws(CryptStoreError) {
+        for _ in 0..<2 {
+            let bytes: Data
+            do {
+                bytes = try FileSystem.readFile(named: VaultHeader.fileName, inFolder: folder)
+            } catch  where error.isNotFound {
+                // Removed since the store opened, by itself or with the folder: write it back as this store knows it.
+                _ = try writeHeader(inFolder: folder)
+                continue
+            } catch {
+                throw .openFailed(path: folder, underlying: error.description)
+            }
+            if bytes == headerBytes { return }
+            guard let found = try? JSONCodec.decode(VaultHeader.self, from: bytes),
+                found.vaultID == header.vaultID, found.keyCheck == header.keyCheck
+            else {
+                throw .corruptVault(path: folder, reason: "the folder now holds another vault than this store opened")
+            }
+            return
+        }
+        throw .openFailed(path: folder, underlying: "the vault header vanished again while it was being restored")
+    }
+}
+
+// MARK: Reading the header
+
+extension OpenedVault {
+    /// The vault's header and its bytes, or nil when the folder, or the header, does not exist.
+    private static func readHeader(inFolder folder: String) throws(CryptStoreError) -> (VaultHeader, Data)? {
+        let data: Data
+        do {
+            data = try FileSystem.readFile(named: VaultHeader.fileName, inFolder: folder)
+        } catch  where error.isNotFound {
+            return nil
+        } catch {
+            throw .openFailed(path: folder, underlying: error.description)
+        }
+        guard let header = try? JSONCodec.decode(VaultHeader.self, from: data) else {
+            throw .corruptVault(path: folder, reason: "\(VaultHeader.fileName) is not a vault header")
+        }
+        if let problem = header.problem { throw .corruptVault(path: folder, reason: problem) }
+        return (header, data)
+    }
+
+    /// Refuses to start a new vault in a folder that holds items: their header is gone, and a new one would
+    /// make them unreadable for good.
+    private static func refuseItemsWithoutHeader(inFolder folder: String) throws(CryptStoreError) {
+        let entries: [FileSystem.Entry]
+        do {
+            entries = try FileSystem.listDirectory(atPath: folder)
+        } catch {
+            throw .openFailed(path: folder, underlying: error.description)
+        }
+        let itemCount = entries.filter(EncryptedFileCrypt.isItemFile).count
+        guard itemCount == 0 else {
+            throw .corruptVault(
+                path: folder,
+                reason: "\(VaultHeader.fileName) is missing, so its \(itemCount) item(s) cannot be opened"
+            )
+        }
+    }
+}

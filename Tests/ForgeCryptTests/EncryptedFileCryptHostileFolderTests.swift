@@ -1,0 +1,195 @@
+import ForgeCore
+import Foundation
+import Testing
+
+@testable import ForgeCrypt
+
+/// The vault when its folder is changed underneath it: links planted, the folder or header removed, opens
+/// that fail, and the tampering the vault does and does not detect.
+struct EncryptedFileCryptHostileFolderTests {
+    let token = CryptKey<String>(key: "auth.access")
+
+    private func withFolder(_ body: (URL) throws -> Void) throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(folder)
+    }
+
+    private func vault(_ folder: URL, _ masterKey: MasterKey) throws -> EncryptedFileCrypt {
+        try EncryptedFileCrypt(directory: .custom(folder), namespace: "secrets", masterKey: masterKey)
+    }
+
+    private func exists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path)
+    }
+
+    // MARK: Links
+
+    @Test func aLinkedItemIsNeitherReadNorCountedAndDeleteAllRemovesOnlyTheLink() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try store.set("revoked-token", for: token)
+            let item = store.fileURL(for: token)
+            let outside = folder.appendingPathComponent("moved-out.secret")
+            try FileManager.default.moveItem(at: item, to: outside)
+            try FileManager.default.createSymbolicLink(at: item, withDestinationURL: outside)
+            let outsideBytes = try Data(contentsOf: outside)
+
+            #expect(try store.get(token) == nil)
+            #expect(try !store.contains(token))
+            #expect(try store.itemCount() == 0)
+            try store.deleteAll()
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: item.path)) == nil, "link removed")
+            #expect(try Data(contentsOf: outside) == outsideBytes, "its target is untouched")
+            #expect(try store.get(token) == nil)
+        }
+    }
+
+    @Test func aLinkedItemIsReplacedByTheNextSetNotWrittenThrough() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            let item = store.fileURL(for: token)
+            let outside = folder.appendingPathComponent("target")
+            try Data("outside".utf8).write(to: outside)
+            try FileManager.default.createSymbolicLink(at: item, withDestinationURL: outside)
+
+            try store.set("new", for: token)
+            #expect(try store.get(token) == "new")
+            #expect(try Data(contentsOf: outside) == Data("outside".utf8))
+        }
+    }
+
+    @Test func aLinkedHeaderIsNotFollowed() throws {
+        try withFolder { folder in
+            let key = SymmetricKey(size: .bits256)
+            let store = try vault(folder, .symmetric(key))
+            let header = store.folderURL.appendingPathComponent(VaultHeader.fileName)
+            let outside = folder.appendingPathComponent("header-copy.json")
+            try FileManager.default.moveItem(at: header, to: outside)
+            try FileManager.default.createSymbolicLink(at: header, withDestinationURL: outside)
+
+            #expect(throws: CryptStoreError.self) { _ = try vault(folder, .symmetric(key)) }
+            #expect(throws: CryptStoreError.self) { try store.set("secret", for: token) }
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: header.path) == outside.path)
+        }
+    }
+
+    // MARK: The folder removed under an open store
+
+    @Test func aVaultFolderRemovedUnderAnOpenStoreGetsItsHeaderBackOnTheNextSet() throws {
+        try withFolder { folder in
+            let key = SymmetricKey(size: .bits256)
+            let store = try vault(folder, .symmetric(key))
+            try store.set("before", for: token)
+            try FileManager.default.removeItem(at: store.folderURL)
+
+            #expect(try store.get(token) == nil)
+            try store.set("after", for: token)
+            let reopened = try vault(folder, .symmetric(key))
+            #expect(try reopened.get(token) == "after")
+            #expect(try FileSystem.permissions(atPath: store.folderURL.path) == 0o700)
+        }
+    }
+
+    @Test func aRemovedHeaderIsRestoredByTheNextSet() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .passphrase("correct horse"))
+            try store.set("kept", for: token)
+            try FileManager.default.removeItem(at: store.folderURL.appendingPathComponent(VaultHeader.fileName))
+
+            try store.set("kept too", for: CryptKey<String>(key: "other"))
+            let reopened = try vault(folder, .passphrase("correct horse"))
+            #expect(try reopened.get(token) == "kept")
+            #expect(try reopened.get(CryptKey<String>(key: "other")) == "kept too")
+        }
+    }
+
+    @Test func aSetIntoAFolderThatNowHoldsAnotherVaultFailsAndWritesNothing() throws {
+        try withFolder { folder in
+            let first = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try FileManager.default.removeItem(at: first.folderURL)
+            let secondKey = SymmetricKey(size: .bits256)
+            let second = try vault(folder, .symmetric(secondKey))
+
+            #expect {
+                try first.set("lost", for: token)
+            } throws: { error in
+                guard case .writeFailed(let key, _) = error as? CryptStoreError else { return false }
+                return key == token.key
+            }
+            #expect(try second.itemCount() == 0)
+            #expect(try vault(folder, .symmetric(secondKey)).get(token) == nil)
+        }
+    }
+
+    // MARK: Opens that fail change nothing
+
+    @Test func anExistingVaultIsNeverGivenANewKeyFile() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .keyFile(folder.appendingPathComponent("master.key")))
+            try store.set("secret", for: token)
+            let missing = folder.appendingPathComponent("elsewhere/keys/master.key")
+
+            #expect(throws: CryptStoreError.keyFileNotFound(path: missing.path, vaultPath: store.folderURL.path)) {
+                _ = try vault(folder, .keyFile(missing))
+            }
+            #expect(!exists(folder.appendingPathComponent("elsewhere")))
+        }
+    }
+
+    @Test func aMasterKeyThatCanNeverWorkIsRefusedBeforeAnythingIsCreated() throws {
+        try withFolder { folder in
+            let namespaceFolder = StorageDirectory.custom(folder).folderURL(forNamespace: "secrets")
+            #expect(throws: CryptStoreError.invalidMasterKey(reason: "the passphrase is empty")) {
+                _ = try vault(folder, .passphrase(""))
+            }
+            #expect(throws: CryptStoreError.self) {
+                _ = try vault(folder, .symmetric(SymmetricKey(size: SymmetricKeySize(bitCount: 64))))
+            }
+            #expect(!exists(namespaceFolder))
+        }
+    }
+
+    @Test func aWrongMasterKeyLeavesTheFolderAsItWas() throws {
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try FileSystem.setPermissions(0o755, atPath: store.folderURL.path)
+            #expect(throws: CryptStoreError.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
+                _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            }
+            #expect(try FileSystem.permissions(atPath: store.folderURL.path) == 0o755)
+        }
+    }
+
+    @Test func aNewVaultThatCannotBeCreatedLeavesNoFolderBehind() throws {
+        try withFolder { folder in
+            // The key file's folder is a regular file, so the key file cannot be created.
+            let blocker = folder.appendingPathComponent("not-a-folder")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: blocker)
+            #expect(throws: CryptStoreError.self) {
+                _ = try vault(folder, .keyFile(blocker.appendingPathComponent("master.key")))
+            }
+            #expect(!exists(StorageDirectory.custom(folder).folderURL(forNamespace: "secrets")))
+        }
+    }
+
+    // MARK: The threat model: what is detected and what is not
+
+    @Test func aRolledBackItemIsNotDetected() throws {
+        // Documented in README ("What the vault detects") and the ForgeCrypt docs: each item is authenticated on
+        // its own, so an older copy of the same item, or a deleted item restored from a backup, still opens.
+        try withFolder { folder in
+            let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            try store.set("revoked-token", for: token)
+            let old = try Data(contentsOf: store.fileURL(for: token))
+            try store.set("current-token", for: token)
+            try old.write(to: store.fileURL(for: token))
+            #expect(try store.get(token) == "revoked-token")
+
+            try store.delete(token)
+            try old.write(to: store.fileURL(for: token))
+            #expect(try store.get(token) == "revoked-token")
+        }
+    }
+}
