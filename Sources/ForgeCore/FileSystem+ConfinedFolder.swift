@@ -55,9 +55,10 @@ extension FileSystem.ConfinedFolder {
                 return try FileSystem.readAll(from: fd, path: absolutePath(components))
             }
         }
-        let (folder, name) = try split(components)
+        let (folder, requestedName) = try split(components)
         let directory = try openFolder(folder, create: false)
         defer { _ = close(directory) }
+        let name = Self.storedName(of: requestedName, in: directory)
         // O_NONBLOCK: a FIFO planted here must not block the open; it has no effect on regular files.
         let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -70,12 +71,26 @@ extension FileSystem.ConfinedFolder {
 
     /// Whether a regular file is at `components`; false for folders, links and anything unreachable.
     package func fileExists(_ components: [String]) -> Bool {
+        regularFileStatus(components) != nil
+    }
+
+    /// The size and modification date of the regular file at `components`; nil for folders, links and
+    /// anything unreachable.
+    package func fileMetadata(_ components: [String]) -> FileSystem.Metadata? {
+        regularFileStatus(components).map(FileSystem.Metadata.init)
+    }
+
+    /// The status of the regular file at `components`; nil for folders, links and anything unreachable.
+    private func regularFileStatus(_ components: [String]) -> stat? {
         guard let (folder, name) = try? split(components),
             let directory = try? openFolder(folder, create: false)
-        else { return false }
+        else { return nil }
         defer { _ = close(directory) }
         var info = stat()
-        return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        let storedName = Self.storedName(of: name, in: directory)
+        guard fstatat(directory, storedName, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG
+        else { return nil }
+        return info
     }
 
     /// Writes `data` to `components` atomically, creating the folders on the way.
@@ -110,6 +125,8 @@ extension FileSystem.ConfinedFolder {
     ) throws(FileSystemError) {
         let directory = try openFolder(folder, create: true)
         defer { _ = close(directory) }
+        // A file stored under another Unicode spelling of `name` is replaced, so the folder keeps one file.
+        let name = Self.storedName(of: name, in: directory)
         let temporary = FileSystem.temporaryName(for: name)
         try FileSystem.withCStrings(temporary, name) { (temporaryName, fileName) throws(FileSystemError) in
             try writeOnce(
@@ -181,10 +198,11 @@ extension FileSystem.ConfinedFolder {
     ///
     /// A folder fails with `EISDIR` and a symbolic link with `ELOOP`: neither is removed.
     package func removeFile(_ components: [String]) throws(FileSystemError) {
-        let (folder, name) = try split(components)
+        let (folder, requestedName) = try split(components)
         let chain = try openChain(folder, create: false)
         defer { for fd in chain { _ = close(fd) } }
         let directory = chain[chain.count - 1]
+        let name = Self.storedName(of: requestedName, in: directory)
 
         var info = stat()
         guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
@@ -221,8 +239,23 @@ extension FileSystem.ConfinedFolder {
             throw error
         }
         defer { _ = close(directory) }
-        return try FileSystem.entries(ofDirectory: directory, path: absolutePath(components[...], nil))
-            .filter { !FileSystem.isTemporaryName($0.name) }
+        var entries = try FileSystem.entries(ofDirectory: directory, path: absolutePath(components[...], nil))
+        entries.removeAll { FileSystem.isTemporaryName($0.name) }
+        // Names are listed in NFC, the spelling paths are looked up in, whatever spelling is on disk (a name in
+        // NFD, written by another program or copied from an HFS+ volume, is found under its NFC path). When
+        // two spellings of one name are on disk, the name is listed once.
+        // (Swift compares and hashes strings by canonical equivalence, so the spellings' bytes are compared.)
+        var respelled = false
+        for index in entries.indices {
+            let canonical = FileNameEncoding.canonicalForm(of: entries[index].name)
+            if !canonical.utf8.elementsEqual(entries[index].name.utf8) {
+                entries[index].name = canonical
+                respelled = true
+            }
+        }
+        guard respelled else { return entries }
+        var seen = Set<String>()
+        return entries.filter { seen.insert($0.name).inserted }
     }
 
     /// The sum of the sizes of the regular files in the folder and all folders beneath it.
@@ -336,8 +369,8 @@ extension FileSystem.ConfinedFolder {
         var chain = [try openRoot(create: create)]
         chain.reserveCapacity(components.count + 1)
         for index in components.indices {
-            let name = components[index]
             let parent = chain[chain.count - 1]
+            let name = Self.storedName(of: components[index], in: parent)
             var fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if fd < 0 && errno == ENOENT && create && options.createsFolders {
                 if mkdirat(parent, name, options.directoryPermissions) == 0 {
@@ -394,10 +427,26 @@ extension FileSystem.ConfinedFolder {
     private static func removeEmptyFolders(_ components: ArraySlice<String>, chain: [Int32]) {
         var depth = components.count
         while depth > 0 {
-            let name = components[components.startIndex + depth - 1]
+            let name = storedName(of: components[components.startIndex + depth - 1], in: chain[depth - 1])
             guard unlinkat(chain[depth - 1], name, AT_REMOVEDIR) == 0 else { return }
             depth -= 1
         }
+    }
+
+    /// The name that `name`, in NFC, is stored under in `directory`.
+    ///
+    /// That is `name` itself when it is ASCII (which has one spelling), when an entry has exactly that name,
+    /// or when no entry has another spelling of it; otherwise the name of the first entry whose NFC spelling
+    /// is `name`, such as a file named in NFD by another program. Only names that are missing as spelled pay
+    /// for the folder listing this takes.
+    private static func storedName(of name: String, in directory: Int32) -> String {
+        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return name }
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0, errno == ENOENT,
+            let entries = try? FileSystem.entries(ofDirectory: directory, path: "")
+        else { return name }
+        // `==` on strings is canonical equivalence: it finds every spelling of `name`.
+        return entries.first { $0.name == name }?.name ?? name
     }
 
     /// The precise reason `name` in `directory` could not be used as asked.

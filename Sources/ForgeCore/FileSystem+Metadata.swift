@@ -18,17 +18,17 @@ extension FileSystem {
         /// When the file's contents last changed.
         package var modificationDate: Date
     }
+}
 
-    /// The size and modification date of the regular file at `path`, without following a final symbolic
-    /// link; nil when no regular file is there.
-    package static func metadata(atPath path: String) throws(FileSystemError) -> Metadata? {
-        guard let info = try status(atPath: path), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+extension FileSystem.Metadata {
+    /// The size and modification date in a file's status.
+    init(_ info: stat) {
         #if canImport(Darwin)
         let time = info.st_mtimespec
         #else
         let time = info.st_mtim
         #endif
         let seconds = Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
-        return Metadata(size: Int(info.st_size), modificationDate: Date(timeIntervalSince1970: seconds))
+        self.init(size: Int(info.st_size), modificationDate: Date(timeIntervalSince1970: seconds))
     }
 }

@@ -8,20 +8,13 @@ extension DiskFileStore {
     ///
     /// - Parameter path: The relative path of the file.
     /// - Returns: The file's size and date, or nil when no file is stored at `path` (also for a folder).
-    /// - Throws: ``FileStoreError/invalidPath(path:reason:)``, or ``FileStoreError/readFailed(path:reason:)``
-    ///   when the file's status cannot be read.
+    /// - Throws: ``FileStoreError/invalidPath(path:reason:)``.
     public func fileInfo(at path: String) throws -> StoredFileInfo? {
         let relative = try RelativePath.file(path)
-        guard exists(path) else { return nil }
-        let metadata: FileSystem.Metadata?
-        do {
-            metadata = try FileSystem.metadata(atPath: folderURL.path + "/" + relative.string)
-        } catch {
-            throw FileStoreError.readFailed(path: path, reason: FileStoreError.Reason(error))
-        }
-        return metadata.map {
-            StoredFileInfo(path: relative.string, size: $0.size, modificationDate: $0.modificationDate)
-        }
+        return folder.fileMetadata(relative.components)
+            .map {
+                StoredFileInfo(path: relative.string, size: $0.size, modificationDate: $0.modificationDate)
+            }
     }
 
     /// Every file of the store, at any depth, sorted by path, with its size and modification date.

@@ -46,7 +46,7 @@ public struct DiskFileStore: Sendable {
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
-    private let folder: FileSystem.ConfinedFolder
+    let folder: FileSystem.ConfinedFolder
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///

@@ -1,0 +1,82 @@
+import ForgeCore
+import Foundation
+import Testing
+
+@testable import ForgeFileStore
+
+/// Files that another program named in decomposed Unicode (NFD), as an HFS+ volume or a macOS copy leaves
+/// them: everything the store lists can be loaded, checked, sized and deleted through the path it was listed
+/// as, in NFC, the spelling `InMemoryFileStore` keeps.
+struct DiskFileStoreUnicodeSpellingTests {
+    private let decomposedFolder = "cafe\u{301}"
+    private let decomposedFile = "re\u{301}sume\u{301}.txt"
+
+    /// A store whose folder holds `café/menu.txt` and `résumé.txt`, both written with NFD names by raw I/O.
+    private func withDecomposedFiles(_ body: (DiskFileStore) async throws -> Void) async throws {
+        try await withTemporaryFolder { base in
+            let store = DiskFileStore(directory: .custom(base), namespace: "files")
+            let root = store.folderURL.path
+            try FileSystem.writeAtomically(Data("menu".utf8), toPath: root + "/" + decomposedFolder + "/menu.txt")
+            try FileSystem.writeAtomically(Data("cv".utf8), toPath: root + "/" + decomposedFile)
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: root)
+            #expect(
+                Set(onDisk.map { Array($0.utf8) }) == [Array(decomposedFolder.utf8), Array(decomposedFile.utf8)],
+                "the names on disk are decomposed"
+            )
+            try await body(store)
+        }
+    }
+
+    @Test func listedNamesAreNFCAndEachCanBeLoadedAndChecked() async throws {
+        try await withDecomposedFiles { store in
+            let listed = try await store.list(in: "")
+            #expect(listed == ["caf\u{E9}/", "r\u{E9}sum\u{E9}.txt"])
+            #expect(listed.allSatisfy { $0.utf8.elementsEqual(FileNameEncoding.canonicalForm(of: $0).utf8) })
+            #expect(try await store.load("r\u{E9}sum\u{E9}.txt") == Data("cv".utf8))
+            #expect(store.exists("r\u{E9}sum\u{E9}.txt"))
+            #expect(try await store.list(in: "caf\u{E9}/") == ["caf\u{E9}/menu.txt"])
+            #expect(try await store.load("caf\u{E9}/menu.txt") == Data("menu".utf8))
+            #expect(store.exists("caf\u{E9}/menu.txt"))
+            #expect(try store.fileInfo(at: "caf\u{E9}/menu.txt")?.size == 4)
+        }
+    }
+
+    @Test func allFilesAndTotalSizeAgreeWithTheListing() async throws {
+        try await withDecomposedFiles { store in
+            let files = try await store.allFiles()
+            #expect(files.map(\.path) == ["caf\u{E9}/menu.txt", "r\u{E9}sum\u{E9}.txt"])
+            #expect(try await store.totalSize() == files.map(\.size).reduce(0, +))
+        }
+    }
+
+    @Test func aDecomposedFileIsReplacedAndDeletedThroughItsListedPath() async throws {
+        try await withDecomposedFiles { store in
+            try await store.save(Data("new cv".utf8), to: "r\u{E9}sum\u{E9}.txt")
+            #expect(try await store.list(in: "") == ["caf\u{E9}/", "r\u{E9}sum\u{E9}.txt"], "still one file")
+            #expect(try await store.load("r\u{E9}sum\u{E9}.txt") == Data("new cv".utf8))
+
+            try await store.save(Data("wine".utf8), to: "caf\u{E9}/wine.txt")
+            #expect(try await store.list(in: "") == ["caf\u{E9}/", "r\u{E9}sum\u{E9}.txt"], "still one folder")
+
+            try await store.delete("r\u{E9}sum\u{E9}.txt")
+            try await store.delete("caf\u{E9}/menu.txt")
+            try await store.delete("caf\u{E9}/wine.txt")
+            #expect(try await store.list(in: "") == [])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path).isEmpty)
+        }
+    }
+
+    @Test func theMemoryTwinListsAndLoadsTheSamePaths() async throws {
+        let memory = InMemoryFileStore()
+        try await memory.save(Data("menu".utf8), to: decomposedFolder + "/menu.txt")
+        try await memory.save(Data("cv".utf8), to: decomposedFile)
+        try await withDecomposedFiles { disk in
+            for folder in ["", "caf\u{E9}", decomposedFolder] {
+                let expected = try await memory.list(in: folder)
+                #expect(try await disk.list(in: folder) == expected)
+            }
+            let expectedSize = try await memory.totalSize()
+            #expect(try await disk.totalSize() == expectedSize)
+        }
+    }
+}
