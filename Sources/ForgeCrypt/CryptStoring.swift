@@ -13,9 +13,11 @@
 /// ```
 ///
 /// Every implementation behaves the same. `Data` is stored as its bytes and `String` as its UTF-8 bytes;
-/// other values as JSON. A read never turns a failure into nil: a locked device, a wrong master key, a
-/// tampered item or a value of another type throws a ``CryptStoreError``, and nothing stored is changed
-/// by a failed call.
+/// other values as JSON. A secret is read with another type than it was written with when its stored bytes
+/// decode as that type (an `Int` read as a `Double`); when they do not, the read throws
+/// ``CryptStoreError/decodingFailed(key:underlying:)``. A read never turns a failure into nil: a locked
+/// device, a wrong master key, a tampered item or bytes that do not decode throw a ``CryptStoreError``, and
+/// nothing stored is changed by a failed call.
 public protocol CryptStoring: Sendable {
     /// Returns the secret stored for `key`, or nil when none is stored.
     ///

@@ -4,8 +4,8 @@ internal import Foundation
 /// A dictionary-backed ``CryptStoring`` for tests and previews: fast, thread-safe, no entitlements, no disk.
 ///
 /// It behaves like the Keychain and the vault: values are encoded as they would be stored (so a value that
-/// fails to encode fails here too), and a read with another type than was written throws
-/// ``CryptStoreError/decodingFailed(key:underlying:)``. Secrets live as long as the instance and are not
+/// fails to encode fails here too), and a read with another type than was written decodes the stored bytes
+/// as that type or throws ``CryptStoreError/decodingFailed(key:underlying:)``, as they do. Secrets live as long as the instance and are not
 /// encrypted: never use it to hold real secrets.
 ///
 /// ```swift

@@ -31,8 +31,10 @@ internal import ForgeCore
 /// namespace in a process.
 ///
 /// ## Reading
-/// A file that is corrupt, or holds a value of another type, reads as nil and never traps; the next `set`
-/// replaces it.
+/// A value is read as `T` when its JSON decodes as `T`, whatever type wrote it (an `Int` reads as a
+/// `Double`). A file that is corrupt, or whose JSON does not decode as `T`, reads as nil and never traps;
+/// the next `set` replaces it. A symbolic link in a key's place is never followed: it reads as nil, is not
+/// contained or listed, and the next `set` or ``removeAll()`` removes the link itself.
 public struct DiskKVStore: Sendable {
     /// The base folder the namespace folder lives in.
     public let directory: StorageDirectory
@@ -90,7 +92,7 @@ public struct DiskKVStore: Sendable {
 }
 
 extension DiskKVStore: KVStoring {
-    /// Returns the value stored for `key`, or nil when there is none or its file cannot be read as `T`.
+    /// Returns the value stored for `key`, or nil when there is none or its file's JSON does not decode as `T`.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
         switch KeyFileName(key: key.key) {
         case .exact(let name):

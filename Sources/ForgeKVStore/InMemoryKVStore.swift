@@ -5,8 +5,10 @@ internal import ForgeCore
 ///
 /// Faithful means it keeps what a disk store would read back: `set` encodes the value with the same JSON
 /// codec as ``DiskKVStore``, so a value that fails to encode fails here too, and `get` returns the value as
-/// decoded from that encoding. Reading a key with another type than it was written with behaves as it does
-/// on disk. Values live as long as the instance.
+/// decoded from that encoding. Reading a key with another type than it was written with decodes that
+/// encoding as the other type, as on disk; a class is read as the class the key declares (never as the
+/// subclass instance that was written), and each read of a class gives a new instance, as on disk. Values
+/// live as long as the instance.
 ///
 /// ```swift
 /// let store = InMemoryKVStore()
@@ -19,10 +21,12 @@ public final class InMemoryKVStore: Sendable {
     /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
     let instrument: (any StoreInstrument)?
 
-    /// One stored value: as decoded from its encoding (nil when it does not decode, as a disk store would
-    /// find it), and the encoding itself for reads with another type.
+    /// One stored value: as decoded from its encoding with the type it was written with (nil when it does
+    /// not decode, or is a class, whose every read decodes a new instance), that type, and the encoding
+    /// itself for reads with another type.
     private struct Entry: Sendable {
         let value: (any Sendable)?
+        let type: ObjectIdentifier
         let encoded: Data
     }
 
@@ -53,7 +57,9 @@ extension InMemoryKVStore: KVStoring {
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
         if let instrument, instrument.begin(.read, target: key.key) != nil { return nil }
         guard let entry = entries.withLock({ $0[key.key] }) else { return nil }
-        if let stored = entry.value, let value = stored as? T { return value }
+        // The decoded value stands for its encoding only for the type it was written with: a subclass
+        // instance would also cast to its superclass, which disk decodes as the superclass.
+        if entry.type == ObjectIdentifier(T.self), let value = entry.value as? T { return value }
         return try? JSONCodec.decode(T.self, from: entry.encoded)
     }
 
@@ -70,7 +76,9 @@ extension InMemoryKVStore: KVStoring {
         if let instrument, let fault = instrument.begin(.write, target: key.key) {
             throw KVStoreError.injected(fault, writing: key.key)
         }
-        let entry = Entry(value: try? JSONCodec.decode(T.self, from: encoded), encoded: encoded)
+        // A class is not kept decoded: every read of it decodes a new instance, as a read from disk does.
+        let decoded = T.self is AnyObject.Type ? nil : try? JSONCodec.decode(T.self, from: encoded)
+        let entry = Entry(value: decoded, type: ObjectIdentifier(T.self), encoded: encoded)
         entries.withLock { $0[key.key] = entry }
     }
 

@@ -13,10 +13,13 @@
 /// ```
 ///
 /// Every implementation behaves the same: a value that cannot be encoded is refused with
-/// ``KVStoreError/encodingFailed(key:underlying:)`` and leaves the stored value as it was; a stored value
-/// that cannot be read as the key's type (corrupt, or written with another type) reads as nil.
+/// ``KVStoreError/encodingFailed(key:underlying:)`` and leaves the stored value as it was. A value is read
+/// with another type than it was written with when its JSON (as ``DiskKVStore`` stores it) decodes as that
+/// type: an `Int` reads as an `Int?`, a `Double` or a `Date` (seconds since 2001), a base64 `String` as
+/// `Data`; when it does not (a `String` read as an `Int`, `true` as an `Int`), and when it is corrupt, it
+/// reads as nil.
 public protocol KVStoring: Sendable {
-    /// Returns the value stored for `key`, or nil when nothing is stored or it cannot be read as `T`.
+    /// Returns the value stored for `key`, or nil when nothing is stored or its JSON does not decode as `T`.
     func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T?
 
     /// Stores `value` for `key`, replacing any previous value.

@@ -37,7 +37,8 @@ public final class ReactiveKVStore: Sendable {
     }
 
     /// A stream of the value stored for `key`: the current value at once, then the value after every change
-    /// made through this wrapper, skipping values equal to the one emitted before.
+    /// made through this wrapper, skipping values stored identically to the one emitted before (equal, and
+    /// encoded to the same JSON: `-0.0` after `0.0` is emitted).
     ///
     /// ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends when the consuming task is cancelled or
     /// the wrapper is released; its observer is released with it.
@@ -178,7 +179,7 @@ private final class KeyObserver<T: Codable & Sendable & Equatable>: ValueObserve
         state.withLock { state in
             guard version >= state.lastVersion else { return }
             state.lastVersion = version
-            guard !state.hasEmitted || state.lastValue != value else { return }
+            guard !state.hasEmitted || !Self.isStoredIdentically(state.lastValue, value) else { return }
             state.hasEmitted = true
             state.lastValue = value
             continuation.yield(value)
@@ -187,5 +188,15 @@ private final class KeyObserver<T: Codable & Sendable & Equatable>: ValueObserve
 
     func finish() {
         continuation.finish()
+    }
+
+    /// Whether `a` and `b` are stored as the same bytes: equal, and equal in their JSON.
+    ///
+    /// `==` alone is not enough: `0.0 == -0.0`, yet the store holds one or the other, and the stream's last
+    /// value must be what the store holds.
+    private static func isStoredIdentically(_ a: T?, _ b: T?) -> Bool {
+        guard a == b else { return false }
+        guard let a, let b else { return true }
+        return (try? JSONCodec.encode(a)) == (try? JSONCodec.encode(b))
     }
 }

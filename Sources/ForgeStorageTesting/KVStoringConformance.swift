@@ -37,7 +37,10 @@ public enum KVStoringConformance {
                 "a value that cannot be encoded throws encodingFailed and keeps the stored value",
                 unencodableValueThrowsAndKeepsTheStoredValue
             ),
-            Check("a value of another type reads as nil", valueOfAnotherTypeReadsAsNil),
+            Check(
+                "a value is read with another type when its JSON decodes as that type, else as nil",
+                aValueIsReadWithAnotherTypeWhenItsJSONDecodesAsThatType
+            ),
             Check("hostile keys are distinct and round-trip", hostileKeysAreDistinctAndRoundTrip),
             Check("canonically equivalent keys are one key", canonicallyEquivalentKeysAreOneKey),
             Check("concurrent writes all land", concurrentWritesAllLand),
@@ -160,11 +163,44 @@ extension KVStoringConformance {
         #expect(store.get(settings) == [1, 2])
     }
 
-    private static func valueOfAnotherTypeReadsAsNil(_ store: any KVStoring) async throws {
-        try store.set(KVKey<String>("shared"), value: "text")
-        #expect(store.get(KVKey<Int>("shared")) == nil)
-        #expect(store.get(KVKey<TaskSettings>("shared")) == nil)
-        #expect(store.get(KVKey<String>("shared")) == "text")
+    /// Every store reads a value back as another type exactly when the JSON `DiskKVStore` would hold for it
+    /// decodes as that type: how an app update that changes a key's type finds the values stored before.
+    private static func aValueIsReadWithAnotherTypeWhenItsJSONDecodesAsThatType(
+        _ store: any KVStoring
+    ) async throws {
+        try store.set(KVKey<String>("text"), value: "text")
+        #expect(store.get(KVKey<Int>("text")) == nil)
+        #expect(store.get(KVKey<TaskSettings>("text")) == nil)
+        #expect(store.get(KVKey<String?>("text")) == .some("text"))
+        #expect(store.get(KVKey<String>("text")) == "text")
+
+        try store.set(KVKey<Int>("five"), value: 5)
+        #expect(store.get(KVKey<Int?>("five")) == .some(5))
+        #expect(store.get(KVKey<Double>("five")) == 5.0)
+        #expect(store.get(KVKey<Date>("five")) == Date(timeIntervalSinceReferenceDate: 5))
+        #expect(store.get(KVKey<Bool>("five")) == nil)
+        #expect(store.get(KVKey<String>("five")) == nil)
+
+        try store.set(KVKey<Int?>("seven"), value: 7)
+        #expect(store.get(KVKey<Int>("seven")) == 7)
+
+        try store.set(KVKey<Bool>("flag"), value: true)
+        #expect(store.get(KVKey<Int>("flag")) == nil)
+        #expect(store.get(KVKey<Double>("flag")) == nil)
+
+        try store.set(KVKey<Double>("tenth"), value: 0.1)
+        #expect(store.get(KVKey<Float>("tenth")) == Float(0.1))
+        try store.set(KVKey<Float>("tenth as float"), value: 0.1)
+        #expect(store.get(KVKey<Double>("tenth as float")) == 0.1)
+
+        // `Data` is JSON's base64 text: a base64 string reads as the bytes, a list of numbers does not.
+        try store.set(KVKey<String>("base64"), value: "aGk=")
+        #expect(store.get(KVKey<Data>("base64")) == Data("hi".utf8))
+        try store.set(KVKey<Data>("bytes"), value: Data("hi".utf8))
+        #expect(store.get(KVKey<String>("bytes")) == "aGk=")
+        try store.set(KVKey<[Int]>("list"), value: [1, 2])
+        #expect(store.get(KVKey<Data>("list")) == nil)
+        #expect(store.get(KVKey<[Double]>("list")) == [1.0, 2.0])
     }
 
     private static func hostileKeysAreDistinctAndRoundTrip(_ store: any KVStoring) async throws {

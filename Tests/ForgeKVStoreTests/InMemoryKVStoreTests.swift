@@ -74,3 +74,64 @@ private struct OneWay: Codable, Sendable, Equatable {
         try container.encode("one way")
     }
 }
+
+/// A class hierarchy stored through the superclass's key.
+class Person: Codable, @unchecked Sendable {
+    // Unchecked: the tests never mutate an instance from two tasks.
+    var name: String
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+/// A subclass that encodes a field of its own beside its superclass's.
+final class Manager: Person, @unchecked Sendable {
+    var reports: Int
+
+    init(name: String, reports: Int) {
+        self.reports = reports
+        super.init(name: name)
+    }
+
+    private enum CodingKeys: String, CodingKey { case reports }
+
+    required init(from decoder: any Decoder) throws {
+        reports = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .reports)
+        try super.init(from: decoder)
+    }
+
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reports, forKey: .reports)
+        try super.encode(to: encoder)
+    }
+}
+
+extension InMemoryKVStoreTests {
+    @Test func aSubclassWrittenThroughASuperclassKeyReadsAsTheSuperclassAsOnDisk() async throws {
+        try await withTemporaryFolder { folder in
+            let memory = InMemoryKVStore()
+            let disk = DiskKVStore(directory: .custom(folder), namespace: "twin")
+            let key = KVKey<Person>("lead")
+            for store in [memory, disk] as [any KVStoring] {
+                try store.set(key, value: Manager(name: "Ada", reports: 3))
+            }
+            let fromMemory = try #require(memory.get(key))
+            let fromDisk = try #require(disk.get(key))
+            #expect(type(of: fromDisk) == Person.self)
+            #expect(type(of: fromMemory) == type(of: fromDisk))
+            #expect(fromMemory.name == fromDisk.name)
+            #expect(memory.get(KVKey<Manager>("lead"))?.reports == disk.get(KVKey<Manager>("lead"))?.reports)
+        }
+    }
+
+    @Test func eachReadOfAClassIsANewInstanceAsOnDisk() throws {
+        let memory = InMemoryKVStore()
+        let key = KVKey<Person>("owner")
+        try memory.set(key, value: Person(name: "Ada"))
+        let first = try #require(memory.get(key))
+        first.name = "changed without a write"
+        #expect(memory.get(key)?.name == "Ada")
+    }
+}

@@ -186,3 +186,23 @@ struct ReactiveKVStoreTests {
         }
     }
 }
+
+extension ReactiveKVStoreTests {
+    @Test func aChangeToAValueEqualButStoredDifferentlyIsEmitted() async throws {
+        let base = InMemoryKVStore()
+        let reactive = ReactiveKVStore(base)
+        let offset = KVKey<Double>("offset")
+        var values = reactive.stream(offset).makeAsyncIterator()
+        #expect(await values.next() == .some(nil))
+        try reactive.set(offset, value: 0.0)
+        try reactive.set(offset, value: -0.0)
+        try reactive.set(offset, value: -0.0)
+        try reactive.set(offset, value: 1.0)
+
+        #expect(await values.next().flatMap { $0 }?.sign == .plus)
+        let negativeZero = await values.next().flatMap { $0 }
+        #expect(negativeZero == 0 && negativeZero?.sign == .minus, "the last value is what the store holds")
+        #expect(await values.next() == .some(1.0), "a repeated -0.0 is skipped")
+        #expect(base.get(offset) == 1.0)
+    }
+}
