@@ -185,20 +185,17 @@ struct ForgeToolTests {
         try await withRoot { root in
             try await demo(root)
             let before = try folderContents(root, DataRoot.settingsNamespace)
-
-            await #expect(throws: ForgeError.emptyKey) {
-                try await KVCommand.SetValue.parse(["--root", root, "", "1"]).run()
+            let commands: [any AsyncParsableCommand.Type] = [
+                KVCommand.SetValue.self, KVCommand.SetValue.self, KVCommand.Get.self, KVCommand.Remove.self,
+            ]
+            let arguments = [["", "1"], ["", "--string", "text"], [""], [""]]
+            for (command, arguments) in zip(commands, arguments) {
+                await #expect(throws: ForgeError.emptyKey, "\(command) \(arguments)") {
+                    var parsed = try command.parse(["--root", root] + arguments)
+                    try await parsed.run()
+                }
+                #expect(try folderContents(root, DataRoot.settingsNamespace) == before, "\(command) \(arguments)")
             }
-            await #expect(throws: ForgeError.emptyKey) {
-                try await KVCommand.SetValue.parse(["--root", root, "", "--string", "text"]).run()
-            }
-            await #expect(throws: ForgeError.emptyKey) {
-                try await KVCommand.Get.parse(["--root", root, ""]).run()
-            }
-            await #expect(throws: ForgeError.emptyKey) {
-                try await KVCommand.Remove.parse(["--root", root, ""]).run()
-            }
-            #expect(try folderContents(root, DataRoot.settingsNamespace) == before)
             #expect(settings(root).get(TaskKeys.launchCount) == 1)
         }
     }
