@@ -11,22 +11,34 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             The first run signs a demo user in: a token in the encrypted vault, an avatar in the file \
             store, the onboarding flag in the settings. Later runs show the state the earlier ones kept. \
-            --logout signs out and clears all three stores.
+            --logout signs out and clears all three stores. The vault opens with <root>/master.key (created \
+            when missing), --key-file, or --passphrase (the value of FORGE_PASSPHRASE, or typed at a prompt).
             """
     )
 
     @OptionGroup var options: RootOptions
 
+    @OptionGroup var vaultKey: VaultKeyOptions
+
     @Flag(help: "Sign the demo user out, clearing the settings, the files and the secrets.")
     var logout = false
 
     func run() async throws {
+        try await run(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Runs the demo, reading a passphrase from `environment` when `--passphrase` asks for one.
+    ///
+    /// - Throws: The errors of the master key and the stores; a master key that does not open the vault
+    ///   stops the demo before anything is written.
+    func run(environment: [String: String]) async throws {
         let root = DataRoot(url: options.rootURL)
+        let masterKey = try vaultKey.masterKey(for: root, environment: environment, keyFileMustExist: false)
         // The vault opens first: a wrong or unsafe master key stops the demo before anything is written.
         let secrets = try EncryptedFileCrypt(
             directory: root.directory,
             namespace: DataRoot.secretsNamespace,
-            masterKey: .keyFile(root.defaultKeyFile)
+            masterKey: masterKey
         )
         let preferences = DiskKVStore(directory: root.directory, namespace: DataRoot.settingsNamespace)
         let files = DiskFileStore(directory: root.directory, namespace: DataRoot.filesNamespace)
@@ -67,7 +79,10 @@ struct DemoCommand: AsyncParsableCommand {
         }
         print("           in \(files.folderURL.path)/")
         print("  secret   \(AuthKeys.accessToken.key), encrypted in \(secrets.fileURL(for: AuthKeys.accessToken).path)")
-        print("           vault key in \(root.defaultKeyFile.path)")
+        switch masterKey {
+        case .keyFile(let url): print("           vault key in \(url.path)")
+        default: print("           vault opened with a passphrase")
+        }
         print("")
         let rootArgument = options.root.map { " --root \($0)" } ?? ""
         print("Run the demo again to see the kept state; inspect it with `forge inspect\(rootArgument)`.")

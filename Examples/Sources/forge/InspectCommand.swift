@@ -10,7 +10,9 @@ struct InspectCommand: AsyncParsableCommand {
         discussion: """
             Secrets stay hidden: a vault shows its item count only. Name the secrets to show with \
             --reveal KEY (repeatable); the vault opens with the key file (--key-file, default \
-            <root>/master.key). Exits with a non-zero status when a value is corrupt.
+            <root>/master.key), or with --passphrase for a vault made with one (the value of \
+            FORGE_PASSPHRASE, or typed at a prompt). Exits with a non-zero status when a value is corrupt or \
+            a revealed key has no secret.
             """
     )
 
@@ -28,27 +30,61 @@ struct InspectCommand: AsyncParsableCommand {
     )
     var revealedKeys: [String] = []
 
-    @Option(help: ArgumentHelp("The vault's master key file (default: <root>/master.key).", valueName: "file"))
-    var keyFile: String?
+    @OptionGroup var vaultKey: VaultKeyOptions
 
     func run() async throws {
+        try await run(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Prints the report, reading a passphrase from `environment` when `--passphrase` asks for one.
+    ///
+    /// - Throws: ``ForgeError/missingSecrets(_:vaults:)`` when a `--reveal` key has a secret in none of the
+    ///   vaults inspected, ``ForgeError/problemsFound(_:)`` when a value is corrupt (both after the report is
+    ///   printed), or the errors of the folder, the namespaces and the master key.
+    func run(environment: [String: String]) async throws {
+        guard !revealedKeys.contains("") else { throw ForgeError.emptyKey }
         let root = try options.existingRoot()
         let namespaces = try namespace.map { [$0] } ?? root.namespaces()
+        var masterKey: MasterKey?
         var reports: [NamespaceReport] = []
         for name in namespaces {
-            reports.append(try await report(for: name, in: root))
+            let kind = try root.kind(of: name)
+            // The key is chosen at the first vault, so a passphrase is asked for once and only when needed.
+            if kind == .vault, !revealedKeys.isEmpty, masterKey == nil {
+                masterKey = try vaultKey.masterKey(for: root, environment: environment, keyFileMustExist: true)
+            }
+            reports.append(try await report(for: name, kind: kind, in: root, masterKey: masterKey))
         }
         if json {
             print(try Self.jsonText(root: root, reports: reports))
         } else {
             print(Self.text(root: root, reports: reports))
         }
+        let missing = Self.keysWithoutSecret(revealedKeys, in: reports)
+        if !missing.isEmpty {
+            let vaults = reports.filter { $0.kind == .vault }.map(\.name)
+            throw ForgeError.missingSecrets(missing, vaults: vaults)
+        }
         let problems = reports.reduce(0) { $0 + $1.problemCount }
         if problems > 0 { throw ForgeError.problemsFound(problems) }
     }
 
-    private func report(for namespace: String, in root: DataRoot) async throws -> NamespaceReport {
-        let kind = try root.kind(of: namespace)
+    /// The keys of `keys` that have a secret in none of the vaults of `reports`.
+    private static func keysWithoutSecret(_ keys: [String], in reports: [NamespaceReport]) -> [String] {
+        var found: Set<String> = []
+        for report in reports {
+            guard case .vault(_, let revealed) = report.content else { continue }
+            for (key, secret) in revealed where secret != nil { found.insert(key) }
+        }
+        return keys.filter { !found.contains($0) }
+    }
+
+    private func report(
+        for namespace: String,
+        kind: StoreKind,
+        in root: DataRoot,
+        masterKey: MasterKey?
+    ) async throws -> NamespaceReport {
         switch kind {
         case .keyValue:
             let store = DiskKVStore(directory: root.directory, namespace: namespace)
@@ -67,7 +103,7 @@ struct InspectCommand: AsyncParsableCommand {
                 name: namespace,
                 kind: kind,
                 folder: root.folderPath(of: namespace),
-                content: .vault(itemCount: count, revealed: try reveal(in: namespace, root: root))
+                content: .vault(itemCount: count, revealed: try reveal(in: namespace, root: root, masterKey: masterKey))
             )
         case .empty:
             return NamespaceReport(name: namespace, kind: kind, folder: root.folderPath(of: namespace), content: .empty)
@@ -75,18 +111,13 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     /// The secrets named with `--reveal`, read with the master key; nil for a key with no secret.
-    private func reveal(in namespace: String, root: DataRoot) throws -> [(key: String, secret: String?)] {
-        guard !revealedKeys.isEmpty else { return [] }
-        let keyFileURL = keyFile.map { URL(fileURLWithPath: $0) } ?? root.defaultKeyFile
-        // Opening with a missing key file would create a new key: refuse instead.
-        guard FileManager.default.fileExists(atPath: keyFileURL.path) else {
-            throw ForgeError.missingKeyFile(keyFileURL.path)
-        }
-        let vault = try EncryptedFileCrypt(
-            directory: root.directory,
-            namespace: namespace,
-            masterKey: .keyFile(keyFileURL)
-        )
+    private func reveal(
+        in namespace: String,
+        root: DataRoot,
+        masterKey: MasterKey?
+    ) throws -> [(key: String, secret: String?)] {
+        guard let masterKey, !revealedKeys.isEmpty else { return [] }
+        let vault = try EncryptedFileCrypt(directory: root.directory, namespace: namespace, masterKey: masterKey)
         return try revealedKeys.map { key in
             let bytes = try vault.get(CryptKey<Data>(key: key))
             return (key, bytes.map { String(data: $0, encoding: .utf8) ?? "base64:" + $0.base64EncodedString() })

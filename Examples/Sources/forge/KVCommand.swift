@@ -17,8 +17,12 @@ struct KVCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The key-value store's namespace.", valueName: "name"))
         var namespace = DataRoot.settingsNamespace
 
-        /// The store, once the folder and the namespace are checked.
-        func store() throws -> DiskKVStore {
+        /// The store, once the key, the folder and the namespace are checked.
+        ///
+        /// - Throws: ``ForgeError/emptyKey`` for an empty `key`, before the folder is looked at, or the
+        ///   errors of ``RootOptions/existingRoot()`` and ``DataRoot/require(_:namespace:)``.
+        func store(forKey key: String) throws -> DiskKVStore {
+            guard !key.isEmpty else { throw ForgeError.emptyKey }
             let root = try root.existingRoot()
             try root.require(.keyValue, namespace: namespace)
             return DiskKVStore(directory: root.directory, namespace: namespace)
@@ -32,7 +36,7 @@ struct KVCommand: AsyncParsableCommand {
         @Argument(help: "The key.") var key: String
 
         func run() async throws {
-            let store = try options.store()
+            let store = try options.store(forKey: key)
             guard let data = store.rawJSON(forKey: key) else {
                 throw ForgeError.missingKey(key, namespace: options.namespace)
             }
@@ -56,6 +60,7 @@ struct KVCommand: AsyncParsableCommand {
         @Flag(help: "Store the value as a string instead of parsing it as JSON.") var string = false
 
         func run() async throws {
+            guard !key.isEmpty else { throw ForgeError.emptyKey }
             let parsed: JSONValue
             if string {
                 parsed = .string(value)
@@ -63,7 +68,7 @@ struct KVCommand: AsyncParsableCommand {
                 guard let json = JSONValue.parse(value) else { throw ForgeError.notJSON(value) }
                 parsed = json
             }
-            let store = try options.store()
+            let store = try options.store(forKey: key)
             try store.set(KVKey<JSONValue>(key), value: parsed)
             print("\(key) = \(String(decoding: store.rawJSON(forKey: key) ?? Data(), as: UTF8.self))")
         }
@@ -76,7 +81,7 @@ struct KVCommand: AsyncParsableCommand {
         @Argument(help: "The key.") var key: String
 
         func run() async throws {
-            let store = try options.store()
+            let store = try options.store(forKey: key)
             guard store.rawJSON(forKey: key) != nil else {
                 throw ForgeError.missingKey(key, namespace: options.namespace)
             }

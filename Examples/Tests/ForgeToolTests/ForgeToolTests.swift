@@ -171,4 +171,198 @@ struct ForgeToolTests {
             }
         }
     }
+
+    private func fileStore(_ root: String) -> DiskFileStore {
+        DiskFileStore(directory: .custom(URL(fileURLWithPath: root)), namespace: DataRoot.filesNamespace)
+    }
+
+    /// The names in a namespace's folder, to show a refused command changed nothing.
+    private func folderContents(_ root: String, _ namespace: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root + "/" + namespace).sorted()
+    }
+
+    @Test func kvCommandsRefuseAnEmptyKeyAndChangeNothing() async throws {
+        try await withRoot { root in
+            try await demo(root)
+            let before = try folderContents(root, DataRoot.settingsNamespace)
+            let commands: [any AsyncParsableCommand.Type] = [
+                KVCommand.SetValue.self, KVCommand.SetValue.self, KVCommand.Get.self, KVCommand.Remove.self,
+            ]
+            let arguments = [["", "1"], ["", "--string", "text"], [""], [""]]
+            for (command, arguments) in zip(commands, arguments) {
+                await #expect(throws: ForgeError.emptyKey, "\(command) \(arguments)") {
+                    var parsed = try command.parse(["--root", root] + arguments)
+                    try await parsed.run()
+                }
+                #expect(try folderContents(root, DataRoot.settingsNamespace) == before, "\(command) \(arguments)")
+            }
+            #expect(settings(root).get(TaskKeys.launchCount) == 1)
+        }
+    }
+
+    @Test func revealOfAKeyWithNoSecretFails() async throws {
+        try await withRoot { root in
+            try await demo(root)
+            let access = AuthKeys.accessToken.key
+            try await InspectCommand.parse(["--root", root, "--reveal", access]).run()
+
+            await #expect(throws: ForgeError.missingSecrets(["auth.nope"], vaults: ["secrets"])) {
+                try await InspectCommand.parse(["--root", root, "--reveal", "auth.nope"]).run()
+            }
+            await #expect(throws: ForgeError.missingSecrets(["auth.nope"], vaults: ["secrets"])) {
+                try await InspectCommand.parse(["--root", root, "--json", "--reveal", access, "--reveal", "auth.nope"])
+                    .run()
+            }
+            await #expect(throws: ForgeError.missingSecrets([access], vaults: [])) {
+                try await InspectCommand.parse(["--root", root, "--namespace", "settings", "--reveal", access]).run()
+            }
+            await #expect(throws: ForgeError.emptyKey) {
+                try await InspectCommand.parse(["--root", root, "--reveal", ""]).run()
+            }
+            #expect(try vault(root).itemCount() == 1)
+        }
+    }
+
+    @Test func catRefusesToWriteBinaryToATerminal() async throws {
+        try await withRoot { root in
+            try await demo(root)
+            let avatar = TaskFlowService.avatarPath
+
+            var terminal = CapturedOutput(isTerminal: true)
+            await #expect(throws: ForgeError.binaryToTerminal(path: avatar)) {
+                try await FilesCommand.Cat.parse(["--root", root, avatar]).run(to: &terminal)
+            }
+            #expect(terminal.data.isEmpty)
+
+            var pipe = CapturedOutput(isTerminal: false)
+            try await FilesCommand.Cat.parse(["--root", root, avatar]).run(to: &pipe)
+            #expect(pipe.data == DemoCommand.avatar)
+
+            var raw = CapturedOutput(isTerminal: true)
+            try await FilesCommand.Cat.parse(["--root", root, avatar, "--raw"]).run(to: &raw)
+            #expect(raw.data == DemoCommand.avatar)
+
+            var hex = CapturedOutput(isTerminal: true)
+            try await FilesCommand.Cat.parse(["--root", root, avatar, "--hex"]).run(to: &hex)
+            #expect(hex.text == HexDump.lines(of: DemoCommand.avatar).joined(separator: "\n") + "\n")
+
+            #expect(throws: (any Error).self) {
+                try FilesCommand.Cat.parse(["--root", root, avatar, "--raw", "--hex"])
+            }
+            #expect(try await fileStore(root).load(avatar) == DemoCommand.avatar)
+        }
+    }
+
+    @Test func catWritesTextToATerminalButNotEscapeSequences() async throws {
+        try await withRoot { root in
+            try await demo(root)
+            let text = Data("Notes\n\twith a tab, ünïcode\r\n".utf8)
+            try await fileStore(root).save(text, to: "notes.txt")
+            try await fileStore(root).save(Data("\u{1B}]0;owned\u{7}".utf8), to: "title.txt")
+
+            var terminal = CapturedOutput(isTerminal: true)
+            try await FilesCommand.Cat.parse(["--root", root, "notes.txt"]).run(to: &terminal)
+            #expect(terminal.data == text)
+
+            var escapes = CapturedOutput(isTerminal: true)
+            await #expect(throws: ForgeError.binaryToTerminal(path: "title.txt")) {
+                try await FilesCommand.Cat.parse(["--root", root, "title.txt"]).run(to: &escapes)
+            }
+            #expect(escapes.data.isEmpty)
+        }
+    }
+
+    @Test func lsListsTheDirectEntriesAndRecursiveEveryFileBeneath() async throws {
+        try await withRoot { root in
+            try await demo(root)
+            let files = fileStore(root)
+            try await files.save(Data("a".utf8), to: "docs/a.txt")
+            try await files.save(Data("d".utf8), to: "docs/drafts/d.txt")
+            try await files.save(Data("o".utf8), to: "docs-old/o.txt")
+            try await files.save(Data("readme".utf8), to: "readme.md")
+
+            func listed(_ arguments: [String]) async throws -> [String] {
+                var output = CapturedOutput(isTerminal: false)
+                try await FilesCommand.List.parse(["--root", root] + arguments).run(to: &output)
+                return output.listedPaths
+            }
+            #expect(try await listed([]) == ["avatars/", "docs-old/", "docs/", "readme.md"])
+            #expect(try await listed(["docs"]) == ["docs/a.txt", "docs/drafts/"])
+            #expect(try await listed(["docs/"]) == ["docs/a.txt", "docs/drafts/"])
+            #expect(try await listed(["--recursive", "docs"]) == ["docs/a.txt", "docs/drafts/d.txt"])
+            #expect(
+                try await listed(["-r"]) == [
+                    "avatars/current.jpg", "docs-old/o.txt", "docs/a.txt", "docs/drafts/d.txt", "readme.md",
+                ]
+            )
+
+            var output = CapturedOutput(isTerminal: false)
+            try await FilesCommand.List.parse(["--root", root]).run(to: &output)
+            let readme = try #require(try files.fileInfo(at: "readme.md"))
+            #expect(output.text.hasSuffix("6\t\(InspectCommand.dateText(readme.modificationDate))\treadme.md\n"))
+            #expect(output.text.contains("-\t-\tdocs/\n"))
+            #expect(FilesCommand.List.helpMessage().contains("--recursive"))
+        }
+    }
+
+    @Test func lsRefusesAFolderThatIsNotThere() async throws {
+        try await withRoot { root in
+            try await demo(root)
+            var output = CapturedOutput(isTerminal: false)
+            await #expect(throws: ForgeError.missingFolder("nope", namespace: "files")) {
+                try await FilesCommand.List.parse(["--root", root, "nope"]).run(to: &output)
+            }
+            await #expect(throws: ForgeError.missingFolder(TaskFlowService.avatarPath, namespace: "files")) {
+                try await FilesCommand.List.parse(["--root", root, "-r", TaskFlowService.avatarPath]).run(to: &output)
+            }
+            await #expect(throws: FileStoreError.self) {
+                try await FilesCommand.List.parse(["--root", root, "../settings"]).run(to: &output)
+            }
+            #expect(output.data.isEmpty)
+        }
+    }
+
+    @Test func aPassphraseFromTheEnvironmentOpensAPassphraseVault() async throws {
+        try await withRoot { root in
+            let environment = [VaultKeyOptions.passphraseVariable: "correct horse battery staple"]
+            try await DemoCommand.parse(["--root", root, "--passphrase"]).run(environment: environment)
+            #expect(!FileManager.default.fileExists(atPath: root + "/" + DataRoot.keyFileName))
+            let url = URL(fileURLWithPath: root)
+            let secrets = try EncryptedFileCrypt(
+                directory: .custom(url),
+                namespace: DataRoot.secretsNamespace,
+                masterKey: .passphrase("correct horse battery staple")
+            )
+            #expect(try secrets.get(AuthKeys.accessToken)?.hasPrefix("demo-") == true)
+
+            let reveal = ["--root", root, "--reveal", AuthKeys.accessToken.key]
+            try await InspectCommand.parse(reveal + ["--passphrase"]).run(environment: environment)
+            // Running the demo again opens the same vault.
+            try await DemoCommand.parse(["--root", root, "--passphrase"]).run(environment: environment)
+            #expect(settings(root).get(TaskKeys.launchCount) == 2)
+
+            let vaultFolder = url.appendingPathComponent(DataRoot.secretsNamespace).path
+            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder)) {
+                try await InspectCommand.parse(reveal + ["--passphrase"])
+                    .run(environment: [VaultKeyOptions.passphraseVariable: "wrong"])
+            }
+            await #expect(throws: ForgeError.emptyPassphrase) {
+                try await InspectCommand.parse(reveal + ["--passphrase"])
+                    .run(environment: [VaultKeyOptions.passphraseVariable: ""])
+            }
+            await #expect(throws: ForgeError.conflictingMasterKeys) {
+                try await InspectCommand.parse(reveal + ["--passphrase", "--key-file", root + "/master.key"])
+                    .run(environment: environment)
+            }
+            await #expect(throws: ForgeError.missingKeyFile(root + "/" + DataRoot.keyFileName)) {
+                try await InspectCommand.parse(reveal).run(environment: environment)
+            }
+            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder)) {
+                try await DemoCommand.parse(["--root", root]).run(environment: environment)
+            }
+            #expect(!FileManager.default.fileExists(atPath: root + "/" + DataRoot.keyFileName))
+            #expect(settings(root).get(TaskKeys.launchCount) == 2)
+            #expect(try secrets.itemCount() == 1)
+        }
+    }
 }
