@@ -110,7 +110,7 @@ struct ForgeToolTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
             let vaultFolder = URL(fileURLWithPath: root).appendingPathComponent(DataRoot.secretsNamespace).path
 
-            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder)) {
+            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder, createdWith: .keyFile)) {
                 try await InspectCommand.parse(["--root", root, "--reveal", AuthKeys.accessToken.key]).run()
             }
             await #expect(throws: CryptStoreError.self) {
@@ -342,7 +342,7 @@ struct ForgeToolTests {
             #expect(settings(root).get(TaskKeys.launchCount) == 2)
 
             let vaultFolder = url.appendingPathComponent(DataRoot.secretsNamespace).path
-            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder)) {
+            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder, createdWith: .passphrase)) {
                 try await InspectCommand.parse(reveal + ["--passphrase"])
                     .run(environment: [VaultKeyOptions.passphraseVariable: "wrong"])
             }
@@ -357,7 +357,7 @@ struct ForgeToolTests {
             await #expect(throws: ForgeError.missingKeyFile(root + "/" + DataRoot.keyFileName)) {
                 try await InspectCommand.parse(reveal).run(environment: environment)
             }
-            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder)) {
+            await #expect(throws: CryptStoreError.wrongMasterKey(path: vaultFolder, createdWith: .passphrase)) {
                 try await DemoCommand.parse(["--root", root]).run(environment: environment)
             }
             #expect(!FileManager.default.fileExists(atPath: root + "/" + DataRoot.keyFileName))
