@@ -240,7 +240,8 @@ extension FileSystem.ConfinedFolder {
         }
         defer { _ = close(directory) }
         var entries = try FileSystem.entries(ofDirectory: directory, path: absolutePath(components[...], nil))
-        entries.removeAll { FileSystem.isTemporaryName($0.name) }
+        // A name that is not UTF-8 is no path a store can be asked for: it is not listed, so not counted either.
+        entries.removeAll { FileSystem.isTemporaryName($0.name) || !$0.hasUTF8Name }
         // Names are listed in NFC, the spelling paths are looked up in, whatever spelling is on disk (a name in
         // NFD, written by another program or copied from an HFS+ volume, is found under its NFC path). When
         // two spellings of one name are on disk, the name is listed once.
@@ -274,7 +275,8 @@ extension FileSystem.ConfinedFolder {
 
     private static func totalFileSize(inDirectory fd: Int32, path: String) throws(FileSystemError) -> Int {
         var total = 0
-        for entry in try FileSystem.entries(ofDirectory: fd, path: path) where !FileSystem.isTemporaryName(entry.name) {
+        for entry in try FileSystem.entries(ofDirectory: fd, path: path)
+        where entry.hasUTF8Name && !FileSystem.isTemporaryName(entry.name) {
             switch entry.kind {
             case .file:
                 var info = stat()
@@ -514,6 +516,22 @@ extension FileSystem {
 
     /// Removes the folder `name` in the folder open at `fd`, and everything in it, without following links.
     static func removeDirectory(named name: String, in fd: Int32, path: String) throws(FileSystemError) {
+        try removeDirectory(Entry(name: name, kind: .directory), in: fd, path: path)
+    }
+
+    /// Removes the folder `entry` in the folder open at `fd`, and everything in it, without following links.
+    static func removeDirectory(_ entry: Entry, in fd: Int32, path: String) throws(FileSystemError) {
+        let result = entry.withSystemName { name in
+            Result { () throws(FileSystemError) in try removeDirectory(systemName: name, in: fd, path: path) }
+        }
+        try result.get()
+    }
+
+    private static func removeDirectory(
+        systemName name: UnsafePointer<CChar>,
+        in fd: Int32,
+        path: String
+    ) throws(FileSystemError) {
         let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard child >= 0 else {
             let code = errno
@@ -551,9 +569,10 @@ extension FileSystem {
         for entry in try entries(ofDirectory: fd, path: path) {
             let childPath = path + "/" + entry.name
             if entry.kind == .directory {
-                try removeDirectory(named: entry.name, in: fd, path: childPath)
+                try removeDirectory(entry, in: fd, path: childPath)
             } else {
-                guard unlinkat(fd, entry.name, 0) == 0 || errno == ENOENT else {
+                // By the name's own bytes: a name that is not UTF-8 is removed too, so the folder can go.
+                guard entry.withSystemName({ unlinkat(fd, $0, 0) }) == 0 || errno == ENOENT else {
                     throw FileSystemError(.remove, path: childPath, code: errno)
                 }
             }

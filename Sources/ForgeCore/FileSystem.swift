@@ -363,11 +363,28 @@ package enum FileSystem {
     package struct Entry: Sendable, Equatable {
         /// The entry's name inside its folder.
         ///
+        /// A name whose bytes are not UTF-8 (which no store writes) has each ill-formed sequence replaced by
+        /// U+FFFD here, and its bytes in ``undecodableName``.
         package var name: String
         /// What the entry is.
         ///
         /// Symbolic links are reported as links, never followed.
         package var kind: Kind
+        /// The name's bytes, NUL-terminated, when they are not UTF-8; nil for every name a store writes.
+        package var undecodableName: [CChar]? = nil
+
+        /// Whether the name is UTF-8, as every name a store writes is: only such entries can be store content.
+        package var hasUTF8Name: Bool { undecodableName == nil }
+
+        /// Calls `body` with the entry's name as the system knows it, for calls that act on the entry.
+        package func withSystemName<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+            guard let undecodableName else { return name.withCString(body) }
+            return undecodableName.withUnsafeBufferPointer { buffer in
+                // Never nil: the name holds at least its NUL.
+                guard let start = buffer.baseAddress else { return name.withCString(body) }
+                return body(start)
+            }
+        }
 
         /// What a folder entry is.
         package enum Kind: Sendable, Equatable {
@@ -408,24 +425,31 @@ package enum FileSystem {
         rewinddir(directory)
         var entries: [Entry] = []
         while let entry = readdir(directory) {
+            var listed = Entry(name: "", kind: .other)
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name == "." || name == ".." { continue }
-            let kind: Entry.Kind
+            if let name {
+                listed.name = name
+            } else {
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+                listed.name = String(decoding: bytes, as: UTF8.self)
+                listed.undecodableName = bytes.map { CChar(bitPattern: $0) } + [0]
+            }
+            if listed.name == "." || listed.name == ".." { continue }
             switch Int32(entry.pointee.d_type) {
-            case Int32(DT_REG): kind = .file
-            case Int32(DT_DIR): kind = .directory
-            case Int32(DT_LNK): kind = .symbolicLink
-            case Int32(DT_UNKNOWN): kind = kindOfEntry(named: name, inDirectory: fd)
-            default: kind = .other
+            case Int32(DT_REG): listed.kind = .file
+            case Int32(DT_DIR): listed.kind = .directory
+            case Int32(DT_LNK): listed.kind = .symbolicLink
+            case Int32(DT_UNKNOWN): listed.kind = listed.withSystemName { kindOfEntry(named: $0, inDirectory: fd) }
+            default: listed.kind = .other
             }
-            entries.append(Entry(name: name, kind: kind))
+            entries.append(listed)
         }
         return entries
     }
 
-    private static func kindOfEntry(named name: String, inDirectory fd: Int32) -> Entry.Kind {
+    private static func kindOfEntry(named name: UnsafePointer<CChar>, inDirectory fd: Int32) -> Entry.Kind {
         var info = stat()
         guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .other }
         switch info.st_mode & S_IFMT {

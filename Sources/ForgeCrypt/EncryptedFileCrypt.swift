@@ -75,8 +75,8 @@ public struct EncryptedFileCrypt: Sendable {
     /// writers. Open the store once and share it: it is a `Sendable` value.
     ///
     /// An open that fails changes nothing on disk: the master key is checked before the folder's
-    /// permissions are corrected, an existing vault is never given a new key file, and a new vault whose
-    /// creation fails leaves no folder, header or key file of its own behind.
+    /// permissions are corrected, and an existing vault is never given a new key file. A new vault whose
+    /// creation fails leaves no folder behind; a key file it created stays, for the next open to use.
     ///
     /// - Parameters:
     ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
@@ -85,8 +85,9 @@ public struct EncryptedFileCrypt: Sendable {
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
     /// - Throws: ``CryptStoreError/wrongMasterKey(path:createdWith:)`` when the vault was made with another
     ///   master key, ``CryptStoreError/keyFileNotFound(path:vaultPath:)`` when the key file of an existing
-    ///   vault is missing, ``CryptStoreError/insecureKeyFile(path:permissions:)``, ``CryptStoreError/invalidMasterKey(reason:)``,
-    ///   ``CryptStoreError/corruptVault(path:reason:)`` or ``CryptStoreError/openFailed(path:underlying:)``.
+    ///   vault is missing, ``CryptStoreError/insecureKeyFile(path:permissions:)``,
+    ///   ``CryptStoreError/invalidMasterKey(reason:)``, ``CryptStoreError/corruptVault(path:reason:)`` or
+    ///   ``CryptStoreError/openFailed(path:underlying:)``.
     public init(
         directory: StorageDirectory = .applicationSupport,
         namespace: String,
@@ -120,7 +121,8 @@ public struct EncryptedFileCrypt: Sendable {
 
     /// Whether `entry` has the name of an item file, whatever it is.
     static func hasItemName(_ entry: FileSystem.Entry) -> Bool {
-        entry.kind != .directory && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
+        entry.kind != .directory && entry.hasUTF8Name && entry.name.hasSuffix(VaultKeys.itemExtension)
+            && !entry.name.hasPrefix(".")
     }
 }
 

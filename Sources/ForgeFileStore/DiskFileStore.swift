@@ -32,7 +32,10 @@ internal import ForgeCore
 /// any of its folders, the folders they left empty, and a ``deleteAll()`` that a crash interrupted.
 ///
 /// ## Names on disk
-/// Files keep the names of their path (in Unicode NFC), so the folder is browsable. On a case-insensitive
+/// Files keep the names of their path (in Unicode NFC), so the folder is browsable. A file or folder that
+/// another program named in another spelling (NFD, as an HFS+ volume or a copy from macOS leaves it) is
+/// listed in NFC and loaded, checked, replaced and deleted through that NFC path; a save replaces it rather
+/// than adding a second spelling beside it. On a case-insensitive
 /// volume (the macOS default) `A.txt` and `a.txt` are one file, unlike in ``InMemoryFileStore``. The
 /// namespace is escaped the way `DiskKVStore` escapes its namespace, so it never leaves `directory`; give
 /// file stores and key-value stores different namespaces.

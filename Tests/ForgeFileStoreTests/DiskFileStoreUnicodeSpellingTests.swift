@@ -80,3 +80,34 @@ struct DiskFileStoreUnicodeSpellingTests {
         }
     }
 }
+
+extension DiskFileStoreUnicodeSpellingTests {
+    /// Creates an empty file at `folder` + `/` + `name`, where `name` is raw bytes that need not be UTF-8.
+    private func createFile(in folder: String, rawName name: [UInt8]) throws {
+        let path = (Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]).map { CChar(bitPattern: $0) }
+        let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        _ = write(fd, "bytes", 5)
+        close(fd)
+    }
+
+    @Test func namesThatAreNotUTF8AreNotListedOrCountedAndDeleteAllStillEmptiesTheStore() async throws {
+        try await withTemporaryFolder { base in
+            let store = DiskFileStore(directory: .custom(base), namespace: "files")
+            try await store.save(Data("kept".utf8), to: "docs/a.txt")
+            let invalid: [UInt8] = [0x62, 0x61, 0x64, 0xFF, 0x2E, 0x74, 0x78, 0x74]  // "bad\xFF.txt"
+            try createFile(in: store.folderURL.path, rawName: invalid)
+            try createFile(in: store.folderURL.path + "/docs", rawName: invalid)
+
+            #expect(try await store.list(in: "") == ["docs/"])
+            #expect(try await store.list(in: "docs") == ["docs/a.txt"])
+            #expect(try await store.totalSize() == 4)
+            #expect(try await store.allFiles().map(\.path) == ["docs/a.txt"])
+
+            try await store.deleteAll()
+            #expect(!FileManager.default.fileExists(atPath: store.folderURL.path))
+            try await store.save(Data("again".utf8), to: "a.txt")
+            #expect(try await store.list(in: "") == ["a.txt"])
+        }
+    }
+}
