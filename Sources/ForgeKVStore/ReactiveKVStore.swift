@@ -2,12 +2,14 @@ internal import ForgeCore
 
 /// A ``KVStoring`` wrapper that adds per-key observation with `AsyncStream`.
 ///
-/// Wrap any store, use the wrapper as you would the store, and observe keys with ``stream(_:)``:
+/// Wrap any store, use the wrapper as you would the store, and observe keys with ``stream(_:)``. Observation
+/// starts when `stream(_:)` is called, so make the stream before the writes it must see, then iterate it:
 ///
 /// ```swift
 /// let reactive = ReactiveKVStore(UserDefaultsKVStore())
+/// let counts = reactive.stream(TaskKeys.taskCount)  // observes from here on
 /// Task {
-///     for await count in reactive.stream(TaskKeys.taskCount) {
+///     for await count in counts {
 ///         print("Task count: \(count ?? 0)")
 ///     }
 /// }
@@ -42,6 +44,19 @@ public final class ReactiveKVStore: Sendable {
     ///
     /// ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends when the consuming task is cancelled or
     /// the wrapper is released; its observer is released with it.
+    ///
+    /// Observation starts when `stream(_:)` is called, not when the stream is first iterated: the stream reads
+    /// the current value then, and buffers every later change until it is consumed. A stream made inside a
+    /// task that starts after a write (`Task { for await v in reactive.stream(key) { … } }` followed by
+    /// `set`) misses that write, or sees only its result. To lose nothing, make the stream before the writes,
+    /// then iterate it in a task or after writing:
+    ///
+    /// ```swift
+    /// let counts = reactive.stream(TaskKeys.taskCount)   // the current value, say nil
+    /// try reactive.set(TaskKeys.taskCount, value: 1)
+    /// try reactive.set(TaskKeys.taskCount, value: 2)
+    /// for await count in counts.prefix(3) { print(count as Any) }   // nil, Optional(1), Optional(2)
+    /// ```
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
         let observer = KeyObserver(key: key, continuation: continuation)

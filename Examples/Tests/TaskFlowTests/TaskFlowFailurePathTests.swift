@@ -4,6 +4,25 @@ import Foundation
 import TaskFlow
 import Testing
 
+/// The failure-path test README.md shows: README.md quotes it verbatim, and scripts/check-samples fails when the
+/// two differ.
+@Test func aFullDiskDuringLoginLeavesNothingHalfStored() async throws {
+    let log = OperationLog()
+    let fileFaults = StoreFaults()
+    let keychain = InMemoryCrypt(label: "keychain", log: log)
+    let files = InMemoryFileStore(label: "files", faults: fileFaults, log: log)
+    let prefs = InMemoryKVStore(label: "prefs", log: log)
+    let service = TaskFlowService(preferences: prefs, files: files, keychain: keychain)
+
+    fileFaults.failNext(.write, at: "avatars/current.jpg", with: .outOfSpace)
+    await #expect(throws: FileStoreError.writeFailed(path: "avatars/current.jpg", reason: .outOfSpace)) {
+        try await service.login(token: "abc", avatar: Data("img".utf8))
+    }
+    #expect(log.entries.map(\.description)
+        == ["keychain write auth.access", "files write avatars/current.jpg (failed)", "keychain delete auth.access"])
+    #expect(try !keychain.contains(AuthKeys.accessToken))   // the service rolled the token back (a logged read)
+}
+
 /// The "Testing failure paths" walkthrough: a full disk during login, a locked device during launch.
 struct TaskFlowFailurePathTests {
     let log = OperationLog()

@@ -1,0 +1,3 @@
+extension TaskFlowFailurePathTests {
+    // sample
+}
