@@ -14,7 +14,7 @@ internal import ForgeCore
 ///
 /// try await service.logout()
 /// #expect(log.entries.map(\.description) == ["keychain deleteAll", "files deleteAll", "prefs deleteAll"])
-/// #expect(log.writes.isEmpty)
+/// #expect(log.entries(.write).isEmpty)   // `writes` would hold the deletes: it is every change
 /// ```
 ///
 /// A call is logged when it reaches the store's storage: after its key or path was accepted and its value
