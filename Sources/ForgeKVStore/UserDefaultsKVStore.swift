@@ -61,74 +61,101 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
         FileNameEncoding.canonicalForm(of: key.key)
     }
 
-    /// `number` as a `T`, when `T` is a numeric type that holds it exactly.
+    /// Writes this store's changes to the property list before a call returns (Linux).
     ///
-    /// Some platforms return large
-    /// integers from `UserDefaults` as `NSNumber`s that do not cast to `Int` directly.
-    private static func exactNumber<T>(_ number: NSNumber) -> T? {
-        switch T.self {
-        case is Int.Type: Int(exactly: number) as? T
-        case is Double.Type: Double(exactly: number) as? T
-        case is Float.Type: Float(exactly: number) as? T
-        default: nil
-        }
+    /// On Linux, swift-corelibs-foundation keeps changes in memory until `synchronize()`, and never writes them by
+    /// itself, not even when the process exits; `synchronize()` merges them into the file as it is on disk now.
+    /// On Apple platforms `UserDefaults` persists by itself, so this does nothing there.
+    private func save() -> Bool {
+        #if canImport(Darwin)
+        return true
+        #else
+        return defaults.synchronize()
+        #endif
     }
 
-    /// Whether values of type `T` are stored as native property-list values rather than JSON.
-    static func storesNatively<T>(_ type: T.Type) -> Bool {
-        T.self == Bool.self || T.self == Int.self || T.self == Double.self || T.self == Float.self
-            || T.self == String.self || T.self == Date.self || T.self == Data.self
+    /// Makes the next read load the property list as it is on disk now (Linux).
+    ///
+    /// On Linux, swift-corelibs-foundation reads a domain's file once and then answers from memory, so another
+    /// process's writes stay unseen. `synchronize()` without pending changes drops that copy, and with pending
+    /// changes (made by other code, through `defaults`) writes them and reloads. On Apple platforms
+    /// `cfprefsd` shares the values between processes, so this does nothing there.
+    private func reload() {
+        #if !canImport(Darwin)
+        defaults.synchronize()
+        #endif
+    }
+
+    /// The keys ``removeAll()`` removes: those of ``domainName``'s persistent domain, and on Linux also those of
+    /// `defaults`' own domain, reloaded from disk first.
+    private func keysToRemove() -> Set<String> {
+        #if canImport(Darwin)
+        return Set(defaults.persistentDomain(forName: domainName)?.keys ?? [:].keys)
+        #else
+        // `persistentDomain(forName:)` reads through another `UserDefaults`, whose cached copy of the file can be
+        // older than this one's: reload both. `dictionaryRepresentation()` also lists registered defaults, whose
+        // removal from the domain changes nothing.
+        reload()
+        let named = UserDefaults(suiteName: domainName)
+        named?.synchronize()
+        let keys = (named?.dictionaryRepresentation() ?? [:]).keys
+        return Set(keys).union(defaults.dictionaryRepresentation().keys)
+        #endif
     }
 }
 
 extension UserDefaultsKVStore: KVStoring {
-    /// Returns the value stored for `key`, or nil when there is none or it is not a `T`.
+    /// Returns the value stored for `key` read as a `T`, as ``DiskKVStore`` reads it, or nil when there is none or
+    /// it is not a `T`.
+    ///
+    /// On Linux every read loads the property list from disk, so it sees what other processes finished writing.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        if Self.storesNatively(T.self) {
-            let object = defaults.object(forKey: name(key))
-            if let value = object as? T { return value }
-            return (object as? NSNumber).flatMap(Self.exactNumber)
-        }
-        guard let data = defaults.data(forKey: name(key)) else { return nil }
-        return try? JSONCodec.decode(T.self, from: data)
+        reload()
+        guard let object = defaults.object(forKey: name(key)) else { return nil }
+        return DefaultsValueCoding.decode(T.self, from: object)
     }
 
     /// Stores `value` for `key`: natively for the property-list types, as JSON otherwise.
     ///
-    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
+    /// The value is in the property list on disk when the call returns.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded, and
+    ///   ``KVStoreError/writeFailed(key:underlying:)`` when the property list cannot be written.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        guard Self.storesNatively(T.self) else {
-            let data: Data
-            do {
-                data = try JSONCodec.encode(value)
-            } catch {
-                throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
-            }
-            defaults.set(data, forKey: name(key))
-            return
+        defaults.set(try DefaultsValueCoding.object(for: value, key: key.key), forKey: name(key))
+        guard save() else {
+            throw KVStoreError.writeFailed(key: key.key, underlying: "the defaults' property list could not be written")
         }
-        // JSON, and so every other store, cannot hold these: refuse them here too.
-        let nonFinite = (value as? Double).map { !$0.isFinite } ?? (value as? Float).map { !$0.isFinite } ?? false
-        if nonFinite {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: "\(value) cannot be represented in JSON")
-        }
-        defaults.set(value, forKey: name(key))
     }
 
-    /// Removes the value stored for `key`.
+    /// Removes the value stored for `key`; the property list on disk no longer holds it when the call returns.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the property list cannot be written.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         defaults.removeObject(forKey: name(key))
+        guard save() else {
+            throw KVStoreError.removeFailed(
+                key: key.key,
+                underlying: "the defaults' property list could not be written"
+            )
+        }
     }
 
     /// Returns true when the defaults hold a value for `key`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        defaults.object(forKey: name(key)) != nil
+        reload()
+        return defaults.object(forKey: name(key)) != nil
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the property list cannot be written.
     public func removeAll() throws {
-        for key in defaults.persistentDomain(forName: domainName)?.keys ?? [:].keys {
+        for key in keysToRemove() {
             defaults.removeObject(forKey: key)
+        }
+        guard save() else {
+            throw KVStoreError.removeAllFailed(underlying: "the defaults' property list could not be written")
         }
     }
 }
