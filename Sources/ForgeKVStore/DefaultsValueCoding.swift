@@ -22,8 +22,8 @@ internal import CoreFoundation
 ///
 /// A `Float` is stored as the `Double` with the same shortest decimal spelling (`Float(0.1)` as `0.1`), so it reads
 /// back as a `Double` as the disk store's JSON does. On Linux, where CoreFoundation writes dates to the property list
-/// in whole seconds and loses the sign of a zero, a `Date` is stored as its seconds since 2001 (a `Double`), and
-/// `-0.0` as JSON.
+/// in whole seconds, loses the sign of a zero and drops a leading U+FEFF from strings, a `Date` is stored as its
+/// seconds since 2001 (a `Double`), and `-0.0` and strings that begin with U+FEFF as JSON.
 enum DefaultsValueCoding {
     /// What a property-list object stands for.
     private enum Stored {
@@ -48,7 +48,13 @@ enum DefaultsValueCoding {
     static func object<T: Encodable>(for value: T, key: String) throws(KVStoreError) -> Any {
         if T.self == Bool.self, let bool = value as? Bool { return bool }
         if T.self == Int.self, let int = value as? Int { return int }
-        if T.self == String.self, let string = value as? String { return string }
+        if T.self == String.self, let string = value as? String {
+            #if !canImport(Darwin)
+            // CoreFoundation's XML property list on Linux drops a leading U+FEFF from a string; the JSON keeps it.
+            if string.hasPrefix("\u{FEFF}"), let json = try? JSONCodec.encode(string) { return json }
+            #endif
+            return string
+        }
         if T.self == Double.self, let double = value as? Double { return try number(double, key: key) }
         if T.self == Float.self, let float = value as? Float {
             guard float.isFinite else { throw nonFinite(float, key: key) }

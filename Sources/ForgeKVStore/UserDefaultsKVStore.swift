@@ -86,6 +86,21 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
         #endif
     }
 
+    /// Throws when `key` cannot survive the property list on this platform.
+    ///
+    /// On Linux, CoreFoundation's XML property list drops a leading U+FEFF from every key it reads, so such a key
+    /// would be read back as another key (or lost) after the next write: it is refused rather than lost.
+    private func refuseUnsavable<T>(_ key: KVKey<T>) throws {
+        #if !canImport(Darwin)
+        if name(key).hasPrefix("\u{FEFF}") {
+            throw KVStoreError.writeFailed(
+                key: key.key,
+                underlying: "UserDefaults on Linux cannot keep a key that begins with U+FEFF in its property list"
+            )
+        }
+        #endif
+    }
+
     /// The keys ``removeAll()`` removes: those of ``domainName``'s persistent domain, and on Linux also those of
     /// `defaults`' own domain, reloaded from disk first.
     private func keysToRemove() -> Set<String> {
@@ -120,8 +135,10 @@ extension UserDefaultsKVStore: KVStoring {
     /// The value is in the property list on disk when the call returns.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded, and
-    ///   ``KVStoreError/writeFailed(key:underlying:)`` when the property list cannot be written.
+    ///   ``KVStoreError/writeFailed(key:underlying:)`` when the property list cannot be written, or on Linux when
+    ///   the key begins with U+FEFF (CoreFoundation's property list drops that character from keys).
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
+        try refuseUnsavable(key)
         defaults.set(try DefaultsValueCoding.object(for: value, key: key.key), forKey: name(key))
         guard save() else {
             throw KVStoreError.writeFailed(key: key.key, underlying: "the defaults' property list could not be written")

@@ -114,7 +114,7 @@ enum Sample: CustomStringConvertible {
     private static let floats: [Float] = [0, 1, 0.1, 1.5, 3, -0.0, 16_777_216, 1e30, .greatestFiniteMagnitude, .nan]
     private static let strings = [
         "", "hello", "AQID", "AQIDBA==", "true", "false", "42", "0.1", "null", "é", "e\u{301}", "🔥", "[1]",
-        "{\"a\":1}", "2001-01-01T00:00:00Z", "https://example.com", "/tmp/x",
+        "{\"a\":1}", "2001-01-01T00:00:00Z", "https://example.com", "/tmp/x", "\u{FEFF}bom",
     ]
     private static let dataValues: [Data] = [
         Data(), Data([1, 2, 3]), Data("42".utf8), Data("[1,2]".utf8), Data("\"AQID\"".utf8), Data("true".utf8),
