@@ -25,6 +25,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public let defaults: UserDefaults
     /// The persistent domain ``removeAll()`` clears: the suite name, or the app's own domain.
     public let domainName: String
+    /// The lock stores in every process hold around the domain's property list (Linux).
+    private let fileLock: DefaultsFileLock
 
     /// Creates a store on `UserDefaults.standard`, whose ``removeAll()`` clears the app's own domain.
     public init() {
@@ -54,6 +56,7 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public init(defaults: UserDefaults, domainName: String? = nil) {
         self.defaults = defaults
         self.domainName = domainName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        self.fileLock = DefaultsFileLock(domainName: self.domainName)
     }
 
     /// The defaults key for `key`: its NFC spelling.
@@ -125,8 +128,11 @@ extension UserDefaultsKVStore: KVStoring {
     ///
     /// On Linux every read loads the property list from disk, so it sees what other processes finished writing.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        reload()
-        guard let object = defaults.object(forKey: name(key)) else { return nil }
+        let object = fileLock.withLock {
+            reload()
+            return defaults.object(forKey: name(key))
+        }
+        guard let object else { return nil }
         return DefaultsValueCoding.decode(T.self, from: object)
     }
 
@@ -139,8 +145,12 @@ extension UserDefaultsKVStore: KVStoring {
     ///   the key begins with U+FEFF (CoreFoundation's property list drops that character from keys).
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         try refuseUnsavable(key)
-        defaults.set(try DefaultsValueCoding.object(for: value, key: key.key), forKey: name(key))
-        guard save() else {
+        let object = try DefaultsValueCoding.object(for: value, key: key.key)
+        let saved = fileLock.withLock {
+            defaults.set(object, forKey: name(key))
+            return save()
+        }
+        guard saved else {
             throw KVStoreError.writeFailed(key: key.key, underlying: "the defaults' property list could not be written")
         }
     }
@@ -149,8 +159,11 @@ extension UserDefaultsKVStore: KVStoring {
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the property list cannot be written.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        defaults.removeObject(forKey: name(key))
-        guard save() else {
+        let saved = fileLock.withLock {
+            defaults.removeObject(forKey: name(key))
+            return save()
+        }
+        guard saved else {
             throw KVStoreError.removeFailed(
                 key: key.key,
                 underlying: "the defaults' property list could not be written"
@@ -160,18 +173,23 @@ extension UserDefaultsKVStore: KVStoring {
 
     /// Returns true when the defaults hold a value for `key`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        reload()
-        return defaults.object(forKey: name(key)) != nil
+        fileLock.withLock {
+            reload()
+            return defaults.object(forKey: name(key)) != nil
+        }
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the property list cannot be written.
     public func removeAll() throws {
-        for key in keysToRemove() {
-            defaults.removeObject(forKey: key)
+        let saved = fileLock.withLock {
+            for key in keysToRemove() {
+                defaults.removeObject(forKey: key)
+            }
+            return save()
         }
-        guard save() else {
+        guard saved else {
             throw KVStoreError.removeAllFailed(underlying: "the defaults' property list could not be written")
         }
     }

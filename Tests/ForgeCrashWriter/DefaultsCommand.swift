@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Usage: `ForgeCrashWriter defaults <suite> set|get|remove|removeAll <key> [int|string|date] [value]`. The suite
 /// `-` means the standard defaults. `get` prints the value (a date as its seconds since 2001) or `nil`. The
-/// process exits normally after the call, without calling `synchronize()`.
+/// process exits normally after the call, without calling `synchronize()`. `count <key> int <n>` sets the key to
+/// 1, 2, … n in turn, for the tests of processes that write at the same time.
 enum DefaultsCommand {
     /// The value types the command line can name.
     enum ValueType: String {
@@ -42,6 +43,9 @@ enum DefaultsCommand {
             print(store.get(KVKey<String>(key)) ?? "nil")
         case ("get", .date):
             print(store.get(KVKey<Date>(key)).map { "\($0.timeIntervalSinceReferenceDate)" } ?? "nil")
+        case ("count", .int):
+            guard arguments.count == 5, let count = Int(arguments[4]), count > 0 else { return false }
+            for value in 1...count { try store.set(KVKey<Int>(key), value: value) }
         case ("remove", _):
             try store.remove(KVKey<Int>(key))
         default:

@@ -81,4 +81,34 @@ struct UserDefaultsCrossProcessTests {
         try store.removeAll()
         #expect(try child(store.domainName, "get", key.key, "int") == "nil")
     }
+
+    @Test func processesWritingAtTheSameTimeLoseNoKeyAndReadersSeeNoGap() throws {
+        try withSuite { suite, store in
+            let writer = try #require(CrashHarness.writerURL(), "the ForgeCrashWriter executable is missing")
+            let count = 150
+            let writers = try ["a", "b"]
+                .map { key in
+                    try Process.run(writer, arguments: ["defaults", suite, "count", key, "int", "\(count)"])
+                }
+            // Read while both write: once a value is seen, a later read never gives nil or an older value.
+            var lastSeen = 0
+            var gaps: [String] = []
+            while writers.contains(where: \.isRunning) {
+                let value = store.get(KVKey<Int>("a"))
+                if let value {
+                    if value < lastSeen { gaps.append("\(lastSeen) then \(value)") }
+                    lastSeen = value
+                } else if lastSeen > 0 {
+                    gaps.append("\(lastSeen) then nil")
+                }
+            }
+            for process in writers {
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+            }
+            #expect(gaps.isEmpty, "reads of a while it was written: \(gaps.prefix(5))")
+            #expect(store.get(KVKey<Int>("a")) == count)
+            #expect(store.get(KVKey<Int>("b")) == count)
+        }
+    }
 }
