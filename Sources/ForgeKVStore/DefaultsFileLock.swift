@@ -16,22 +16,23 @@ internal import Foundation
 /// drop the other's change. Holding this lock around every `synchronize()` rules both out among the stores; plain
 /// `UserDefaults` code in other processes does not take it.
 ///
-/// The lock is `flock` on `.{domain}.forge-lock` (the domain escaped like a ``DiskKVStore`` key) in the folder
-/// CoreFoundation keeps property lists in: `$XDG_CONFIG_HOME`, or `~/.config`. It is held only for the one call, never
-/// across an `await`. Where the lock file cannot be opened (a read-only home), calls go ahead unlocked, as before.
+/// The lock is `flock` on one file, `.forge-defaults.lock`, in the folder CoreFoundation keeps property lists in:
+/// `$XDG_CONFIG_HOME`, or `~/.config`. One file for every domain leaves nothing behind per suite; stores of different
+/// domains then take turns too, for the few microseconds of one call (it is never held across an `await`). Where
+/// the lock file cannot be opened (a read-only home), calls go ahead unlocked, as before.
 /// On Apple platforms `cfprefsd` orders the processes' reads and writes, and this type does nothing.
 struct DefaultsFileLock: Sendable {
     /// The lock file, or nil where no lock is needed.
     private let path: String?
 
-    /// The lock for the persistent domain `domainName`.
-    init(domainName: String) {
+    /// The lock shared by every domain.
+    init() {
         #if canImport(Darwin)
         path = nil
         #else
         let configured = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? ""
         let folder = configured.hasPrefix("/") ? configured : NSHomeDirectory() + "/.config"
-        path = folder + "/." + FileNameEncoding.encode(domainName) + ".forge-lock"
+        path = folder + "/.forge-defaults.lock"
         #endif
     }
 

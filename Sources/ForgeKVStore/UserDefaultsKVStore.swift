@@ -6,7 +6,22 @@ internal import ForgeCore
 /// `Bool`, `Int`, `Double`, `Float`, `String`, `Date` and `Data` are stored natively, so the same values
 /// are readable with `defaults.bool(forKey:)`, `defaults.integer(forKey:)` and the other typed getters.
 /// Every other `Codable` value (URLs, arrays, dictionaries, optionals, structs, enums) is stored as JSON
-/// `Data`, encoded like ``DiskKVStore`` encodes it.
+/// `Data`, encoded like ``DiskKVStore`` encodes it. A read with any type gives what ``DiskKVStore`` gives for the
+/// same write (`5` read as `Int?` is 5, `true` read as `Int` is nil, `Float(0.1)` read as `Double` is 0.1).
+/// Exceptions to native storage: a `Float` is stored as the `Double` with the same decimal spelling, and a `Data`
+/// value whose bytes are themselves JSON as its base64 string (which `defaults.data(forKey:)` does not read).
+///
+/// ## Linux
+/// swift-corelibs-foundation keeps a domain's values in memory, writes them to
+/// `$XDG_CONFIG_HOME/{domain}.plist` (or `~/.config`) only on `synchronize()`, never by itself, and reads the file
+/// once. So on Linux every `set`, `remove` and `removeAll` writes the property list before it returns, and every
+/// `get` and `contains` reads it again: a read sees what another process's store finished writing. Stores in all
+/// processes take turns on an advisory file lock (`~/.config/.forge-defaults.lock`), so none reads a half-written
+/// file or drops another's change; plain `UserDefaults` code in another process does not take that lock. The XML
+/// property list keeps dates in whole seconds, loses the sign of a zero and drops a leading U+FEFF from strings, so a
+/// `Date` is stored as its seconds since 2001 (`defaults.double(forKey:)` reads it), `-0.0` and strings that begin
+/// with U+FEFF as JSON, and a key that begins with U+FEFF is refused with
+/// ``KVStoreError/writeFailed(key:underlying:)``.
 ///
 /// ```swift
 /// let store = UserDefaultsKVStore()
@@ -25,7 +40,7 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public let defaults: UserDefaults
     /// The persistent domain ``removeAll()`` clears: the suite name, or the app's own domain.
     public let domainName: String
-    /// The lock stores in every process hold around the domain's property list (Linux).
+    /// The lock stores in every process hold around their property lists (Linux).
     private let fileLock: DefaultsFileLock
 
     /// Creates a store on `UserDefaults.standard`, whose ``removeAll()`` clears the app's own domain.
@@ -56,7 +71,7 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public init(defaults: UserDefaults, domainName: String? = nil) {
         self.defaults = defaults
         self.domainName = domainName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-        self.fileLock = DefaultsFileLock(domainName: self.domainName)
+        self.fileLock = DefaultsFileLock()
     }
 
     /// The defaults key for `key`: its NFC spelling.
