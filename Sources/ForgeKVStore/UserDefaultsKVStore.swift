@@ -123,7 +123,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     /// `defaults`' own domain, reloaded from disk first.
     private func keysToRemove() -> Set<String> {
         #if canImport(Darwin)
-        return Set(defaults.persistentDomain(forName: domainName)?.keys ?? [:].keys)
+        let domain: [String: Any] = defaults.persistentDomain(forName: domainName) ?? [:]
+        return Set(domain.keys)
         #else
         // `persistentDomain(forName:)` reads through another `UserDefaults`, whose cached copy of the file can be
         // older than this one's: reload both. `dictionaryRepresentation()` also lists registered defaults, whose

@@ -149,9 +149,8 @@ enum Sample: CustomStringConvertible {
                 TaskSettings(theme: randomString(), fontSize: randomDouble(), tags: [], reminder: reminder)
             )
         case 10:
-            // InMemoryKVStore still returns a PinnedNote written through a KVKey<Note> as the subclass, where the disk
-            // store gives a Note (another change fixes that): only the base class is written until it lands.
-            return .note(Note(title: randomString()))
+            let title = randomString()
+            return .note(Bool.random(using: &generator) ? PinnedNote(title: title, pinned: true) : Note(title: title))
         case 11: return .mood(Mood.allCases.randomElement(using: &generator) ?? .calm)
         case 12:
             return .shape(Bool.random(using: &generator) ? .circle(radius: randomDouble()) : .square(side: randomInt()))
