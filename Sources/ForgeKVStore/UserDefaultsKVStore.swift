@@ -6,7 +6,22 @@ internal import ForgeCore
 /// `Bool`, `Int`, `Double`, `Float`, `String`, `Date` and `Data` are stored natively, so the same values
 /// are readable with `defaults.bool(forKey:)`, `defaults.integer(forKey:)` and the other typed getters.
 /// Every other `Codable` value (URLs, arrays, dictionaries, optionals, structs, enums) is stored as JSON
-/// `Data`, encoded like ``DiskKVStore`` encodes it.
+/// `Data`, encoded like ``DiskKVStore`` encodes it. A read with any type gives what ``DiskKVStore`` gives for the
+/// same write (`5` read as `Int?` is 5, `true` read as `Int` is nil, `Float(0.1)` read as `Double` is 0.1).
+/// Exceptions to native storage: a `Float` is stored as the `Double` with the same decimal spelling, and a `Data`
+/// value whose bytes are themselves JSON as its base64 string (which `defaults.data(forKey:)` does not read).
+///
+/// ## Linux
+/// swift-corelibs-foundation keeps a domain's values in memory, writes them to
+/// `$XDG_CONFIG_HOME/{domain}.plist` (or `~/.config`) only on `synchronize()`, never by itself, and reads the file
+/// once. So on Linux every `set`, `remove` and `removeAll` writes the property list before it returns, and every
+/// `get` and `contains` reads it again: a read sees what another process's store finished writing. Stores in all
+/// processes take turns on an advisory file lock (`~/.config/.forge-defaults.lock`), so none reads a half-written
+/// file or drops another's change; plain `UserDefaults` code in another process does not take that lock. The XML
+/// property list keeps dates in whole seconds, loses the sign of a zero and drops a leading U+FEFF from strings, so a
+/// `Date` is stored as its seconds since 2001 (`defaults.double(forKey:)` reads it), `-0.0` and strings that begin
+/// with U+FEFF as JSON, and a key that begins with U+FEFF is refused with
+/// ``KVStoreError/writeFailed(key:underlying:)``.
 ///
 /// ```swift
 /// let store = UserDefaultsKVStore()
@@ -25,6 +40,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public let defaults: UserDefaults
     /// The persistent domain ``removeAll()`` clears: the suite name, or the app's own domain.
     public let domainName: String
+    /// The lock stores in every process hold around their property lists (Linux).
+    private let fileLock: DefaultsFileLock
 
     /// Creates a store on `UserDefaults.standard`, whose ``removeAll()`` clears the app's own domain.
     public init() {
@@ -54,6 +71,7 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public init(defaults: UserDefaults, domainName: String? = nil) {
         self.defaults = defaults
         self.domainName = domainName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        self.fileLock = DefaultsFileLock()
     }
 
     /// The defaults key for `key`: its NFC spelling.
@@ -61,74 +79,134 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
         FileNameEncoding.canonicalForm(of: key.key)
     }
 
-    /// `number` as a `T`, when `T` is a numeric type that holds it exactly.
+    /// Writes this store's changes to the property list before a call returns (Linux).
     ///
-    /// Some platforms return large
-    /// integers from `UserDefaults` as `NSNumber`s that do not cast to `Int` directly.
-    private static func exactNumber<T>(_ number: NSNumber) -> T? {
-        switch T.self {
-        case is Int.Type: Int(exactly: number) as? T
-        case is Double.Type: Double(exactly: number) as? T
-        case is Float.Type: Float(exactly: number) as? T
-        default: nil
-        }
+    /// On Linux, swift-corelibs-foundation keeps changes in memory until `synchronize()`, and never writes them by
+    /// itself, not even when the process exits; `synchronize()` merges them into the file as it is on disk now.
+    /// On Apple platforms `UserDefaults` persists by itself, so this does nothing there.
+    private func save() -> Bool {
+        #if canImport(Darwin)
+        return true
+        #else
+        return defaults.synchronize()
+        #endif
     }
 
-    /// Whether values of type `T` are stored as native property-list values rather than JSON.
-    static func storesNatively<T>(_ type: T.Type) -> Bool {
-        T.self == Bool.self || T.self == Int.self || T.self == Double.self || T.self == Float.self
-            || T.self == String.self || T.self == Date.self || T.self == Data.self
+    /// Makes the next read load the property list as it is on disk now (Linux).
+    ///
+    /// On Linux, swift-corelibs-foundation reads a domain's file once and then answers from memory, so another
+    /// process's writes stay unseen. `synchronize()` without pending changes drops that copy, and with pending
+    /// changes (made by other code, through `defaults`) writes them and reloads. On Apple platforms
+    /// `cfprefsd` shares the values between processes, so this does nothing there.
+    private func reload() {
+        #if !canImport(Darwin)
+        defaults.synchronize()
+        #endif
+    }
+
+    /// Throws when `key` cannot survive the property list on this platform.
+    ///
+    /// On Linux, CoreFoundation's XML property list drops a leading U+FEFF from every key it reads, so such a key
+    /// would be read back as another key (or lost) after the next write: it is refused rather than lost.
+    private func refuseUnsavable<T>(_ key: KVKey<T>) throws {
+        #if !canImport(Darwin)
+        if name(key).hasPrefix("\u{FEFF}") {
+            throw KVStoreError.writeFailed(
+                key: key.key,
+                underlying: "UserDefaults on Linux cannot keep a key that begins with U+FEFF in its property list"
+            )
+        }
+        #endif
+    }
+
+    /// The keys ``removeAll()`` removes: those of ``domainName``'s persistent domain, and on Linux also those of
+    /// `defaults`' own domain, reloaded from disk first.
+    private func keysToRemove() -> Set<String> {
+        #if canImport(Darwin)
+        let domain: [String: Any] = defaults.persistentDomain(forName: domainName) ?? [:]
+        return Set(domain.keys)
+        #else
+        // `persistentDomain(forName:)` reads through another `UserDefaults`, whose cached copy of the file can be
+        // older than this one's: reload both. `dictionaryRepresentation()` also lists registered defaults, whose
+        // removal from the domain changes nothing.
+        reload()
+        let named = UserDefaults(suiteName: domainName)
+        named?.synchronize()
+        let keys = (named?.dictionaryRepresentation() ?? [:]).keys
+        return Set(keys).union(defaults.dictionaryRepresentation().keys)
+        #endif
     }
 }
 
 extension UserDefaultsKVStore: KVStoring {
-    /// Returns the value stored for `key`, or nil when there is none or it is not a `T`.
+    /// Returns the value stored for `key` read as a `T`, as ``DiskKVStore`` reads it, or nil when there is none or
+    /// it is not a `T`.
+    ///
+    /// On Linux every read loads the property list from disk, so it sees what other processes finished writing.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        if Self.storesNatively(T.self) {
-            let object = defaults.object(forKey: name(key))
-            if let value = object as? T { return value }
-            return (object as? NSNumber).flatMap(Self.exactNumber)
+        let object = fileLock.withLock {
+            reload()
+            return defaults.object(forKey: name(key))
         }
-        guard let data = defaults.data(forKey: name(key)) else { return nil }
-        return try? JSONCodec.decode(T.self, from: data)
+        guard let object else { return nil }
+        return DefaultsValueCoding.decode(T.self, from: object)
     }
 
     /// Stores `value` for `key`: natively for the property-list types, as JSON otherwise.
     ///
-    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
+    /// The value is in the property list on disk when the call returns.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded, and
+    ///   ``KVStoreError/writeFailed(key:underlying:)`` when the property list cannot be written, or on Linux when
+    ///   the key begins with U+FEFF (CoreFoundation's property list drops that character from keys).
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        guard Self.storesNatively(T.self) else {
-            let data: Data
-            do {
-                data = try JSONCodec.encode(value)
-            } catch {
-                throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
-            }
-            defaults.set(data, forKey: name(key))
-            return
+        try refuseUnsavable(key)
+        let object = try DefaultsValueCoding.object(for: value, key: key.key)
+        let saved = fileLock.withLock {
+            defaults.set(object, forKey: name(key))
+            return save()
         }
-        // JSON, and so every other store, cannot hold these: refuse them here too.
-        let nonFinite = (value as? Double).map { !$0.isFinite } ?? (value as? Float).map { !$0.isFinite } ?? false
-        if nonFinite {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: "\(value) cannot be represented in JSON")
+        guard saved else {
+            throw KVStoreError.writeFailed(key: key.key, underlying: "the defaults' property list could not be written")
         }
-        defaults.set(value, forKey: name(key))
     }
 
-    /// Removes the value stored for `key`.
+    /// Removes the value stored for `key`; the property list on disk no longer holds it when the call returns.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the property list cannot be written.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        defaults.removeObject(forKey: name(key))
+        let saved = fileLock.withLock {
+            defaults.removeObject(forKey: name(key))
+            return save()
+        }
+        guard saved else {
+            throw KVStoreError.removeFailed(
+                key: key.key,
+                underlying: "the defaults' property list could not be written"
+            )
+        }
     }
 
     /// Returns true when the defaults hold a value for `key`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        defaults.object(forKey: name(key)) != nil
+        fileLock.withLock {
+            reload()
+            return defaults.object(forKey: name(key)) != nil
+        }
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the property list cannot be written.
     public func removeAll() throws {
-        for key in defaults.persistentDomain(forName: domainName)?.keys ?? [:].keys {
-            defaults.removeObject(forKey: key)
+        let saved = fileLock.withLock {
+            for key in keysToRemove() {
+                defaults.removeObject(forKey: key)
+            }
+            return save()
+        }
+        guard saved else {
+            throw KVStoreError.removeAllFailed(underlying: "the defaults' property list could not be written")
         }
     }
 }

@@ -10,11 +10,21 @@ import Foundation
 /// Usage: `ForgeCrashWriter <folder> <first-generation>`. It stops by itself after 20 seconds, so a crashed
 /// test never leaves it running. `ForgeCrashWriter <folder> open` only opens every store, as an app's next
 /// start would (which removes what crashed writers left), and exits. Exit status 2 means bad arguments, 3
-/// a failed store call.
+/// a failed store call. `ForgeCrashWriter defaults …` makes one `UserDefaultsKVStore` call instead (see
+/// ``DefaultsCommand``).
 @main
 enum CrashWriter {
     static func main() async {
         let arguments = CommandLine.arguments
+        if arguments.count > 1, arguments[1] == "defaults" {
+            do {
+                guard try DefaultsCommand.run(Array(arguments.dropFirst(2))) else { exit(2) }
+            } catch {
+                FileHandle.standardError.write(Data("ForgeCrashWriter: \(error)\n".utf8))
+                exit(3)
+            }
+            return
+        }
         guard arguments.count == 3 else {
             FileHandle.standardError.write(Data("usage: ForgeCrashWriter <folder> <first-generation>|open\n".utf8))
             exit(2)

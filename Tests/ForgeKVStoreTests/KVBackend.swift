@@ -13,6 +13,16 @@ enum KVBackend: String, CaseIterable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// Whether the store refuses keys that begin with U+FEFF: `UserDefaults` on Linux, whose property list drops
+    /// that character from keys.
+    var refusesKeysWithALeadingByteOrderMark: Bool {
+        #if canImport(Darwin)
+        false
+        #else
+        self == .defaults
+        #endif
+    }
+
     /// Runs `body` with a fresh, empty store of this kind, and removes everything it stored afterwards.
     func withStore(_ body: (any KVStoring) async throws -> Void) async throws {
         switch self {

@@ -15,6 +15,10 @@ struct KVStoringHostileInputTests {
             var model: [String: Int] = [:]
             for index in 0..<300 {
                 let key = HostileNames.string(using: &generator)
+                if backend.refusesKeysWithALeadingByteOrderMark, key.hasPrefix("\u{FEFF}") {
+                    #expect(throws: KVStoreError.self) { try store.set(KVKey<Int>(key), value: index) }
+                    continue
+                }
                 try store.set(KVKey<Int>(key), value: index)
                 model[key] = index
             }

@@ -28,7 +28,12 @@ struct UserDefaultsKVStoreTests {
             #expect(defaults.double(forKey: "double") == 2.5)
             #expect(defaults.float(forKey: "float") == 1.5)
             #expect(defaults.string(forKey: "string") == "hello")
+            #if canImport(Darwin)
             #expect(defaults.object(forKey: "date") as? Date == date)
+            #else
+            // CoreFoundation on Linux writes dates in whole seconds: the store keeps a Date's seconds since 2001.
+            #expect(defaults.double(forKey: "date") == date.timeIntervalSinceReferenceDate)
+            #endif
             #expect(defaults.data(forKey: "data") == Data([1, 2, 3]))
         }
     }
@@ -71,6 +76,57 @@ struct UserDefaultsKVStoreTests {
             #expect(defaults.persistentDomain(forName: store.domainName)?.isEmpty ?? true)
         }
         #expect(otherDefaults.integer(forKey: "keep") == 1)
+    }
+
+    @Test func removeAllOfTheStandardDomainRemovesKeysSetSinceTheLastFlush() throws {
+        let store = UserDefaultsKVStore()
+        let key = KVKey<Int>("forge.tests.standard.\(UUID().uuidString)")
+        defer { UserDefaults.standard.removeObject(forKey: key.key) }
+        // What an earlier removeAll (or any reader of the persistent domain) did: the domain's file is read now.
+        _ = store.defaults.persistentDomain(forName: store.domainName)
+        try store.set(key, value: 1)
+        try store.removeAll()
+        #expect(!store.contains(key))
+        #expect(UserDefaults.standard.object(forKey: key.key) == nil)
+    }
+
+    @Test func removeAllOfASuiteRemovesKeysSetSinceTheLastFlush() throws {
+        try withSuite { store, defaults in
+            _ = defaults.persistentDomain(forName: store.domainName)
+            try store.set(KVKey<Int>("fresh"), value: 1)
+            defaults.set(2, forKey: "fresh.other")
+            try store.removeAll()
+            #expect(!store.contains(KVKey<Int>("fresh")))
+            #expect(defaults.object(forKey: "fresh.other") == nil)
+        }
+    }
+
+    @Test func readsWithAnotherTypeGiveWhatTheDiskStoreGives() async throws {
+        try await withTemporaryFolder { folder in
+            try withSuite { store, _ in
+                let disk = DiskKVStore(directory: .custom(folder), namespace: "types")
+                for kvStore in [store, disk] as [any KVStoring] {
+                    try kvStore.set(KVKey<Int>("int"), value: 5)
+                    try kvStore.set(KVKey<Int?>("optional"), value: 7)
+                    try kvStore.set(KVKey<[Int]>("list"), value: [1, 2])
+                    try kvStore.set(KVKey<Bool>("bool"), value: true)
+                    try kvStore.set(KVKey<Float>("float"), value: 0.1)
+                    try kvStore.set(KVKey<Double>("double"), value: 0.1)
+                    try kvStore.set(KVKey<Data>("json-bytes"), value: Data("[1]".utf8))
+                }
+                for kvStore in [store, disk] as [any KVStoring] {
+                    #expect(kvStore.get(KVKey<Int?>("int")) == .some(5))
+                    #expect(kvStore.get(KVKey<Int>("optional")) == 7)
+                    #expect(kvStore.get(KVKey<Data>("list")) == nil)
+                    #expect(kvStore.get(KVKey<Int>("bool")) == nil)
+                    #expect(kvStore.get(KVKey<Double>("bool")) == nil)
+                    #expect(kvStore.get(KVKey<Double>("float")) == 0.1)
+                    #expect(kvStore.get(KVKey<Float>("double")) == 0.1)
+                    #expect(kvStore.get(KVKey<Data>("json-bytes")) == Data("[1]".utf8))
+                    #expect(kvStore.get(KVKey<[Int]>("json-bytes")) == nil)
+                }
+            }
+        }
     }
 
     @Test func aStoreOnExistingDefaultsClearsTheDomainItIsGiven() throws {
