@@ -29,20 +29,29 @@ extension ReliabilitySuites {
                 var killsWithLeftovers = 0
                 for iteration in 0..<iterations {
                     let firstGeneration = (harness.generations.compactMap { $0 }.max() ?? -1) + 1
-                    let child = try Process.run(writer, arguments: [folder.path, String(firstGeneration)])
                     // The moment of the kill is the test's random input; nothing waits for a result here.
-                    usleep(UInt32.random(in: 0...100_000, using: &generator))
-                    kill(child.processIdentifier, SIGKILL)
-                    child.waitUntilExit()
-                    guard child.terminationReason == .uncaughtSignal else {
-                        Issue.record("kill \(iteration): the writer exited by itself (\(child.terminationStatus))")
+                    let delay = UInt32.random(in: 0...100_000, using: &generator)
+                    // The child runs, is killed and the stores reopened on threads of their own, so the waits hold
+                    // no thread of the pool the other tests run on.
+                    let exitStatus = try await onOwnThread { () throws -> Int32? in
+                        let child = try Process.run(writer, arguments: [folder.path, String(firstGeneration)])
+                        usleep(delay)
+                        kill(child.processIdentifier, SIGKILL)
+                        child.waitUntilExit()
+                        return child.terminationReason == .uncaughtSignal ? nil : child.terminationStatus
+                    }
+                    if let exitStatus {
+                        Issue.record("kill \(iteration): the writer exited by itself (\(exitStatus))")
                         return
                     }
                     if !harness.temporaryNames().isEmpty { killsWithLeftovers += 1 }
                     // The next start of the app: a new process opens every store, and exits.
-                    let opener = try Process.run(writer, arguments: [folder.path, "open"])
-                    opener.waitUntilExit()
-                    #expect(opener.terminationStatus == 0, "kill \(iteration): the stores failed to open")
+                    let opened = try await onOwnThread {
+                        let opener = try Process.run(writer, arguments: [folder.path, "open"])
+                        opener.waitUntilExit()
+                        return opener.terminationStatus
+                    }
+                    #expect(opened == 0, "kill \(iteration): the stores failed to open")
                     try await harness.reopenAndCheck(after: "kill \(iteration) (seed \(seed))", from: firstGeneration)
                 }
                 print(
