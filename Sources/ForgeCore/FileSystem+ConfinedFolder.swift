@@ -239,24 +239,47 @@ extension FileSystem.ConfinedFolder {
             throw error
         }
         defer { _ = close(directory) }
-        var entries = try FileSystem.entries(ofDirectory: directory, path: absolutePath(components[...], nil))
-        // A name that is not UTF-8 is no path a store can be asked for: it is not listed, so not counted either.
-        entries.removeAll { FileSystem.isTemporaryName($0.name) || !$0.hasUTF8Name }
-        // Names are listed in NFC, the spelling paths are looked up in, whatever spelling is on disk (a name in
-        // NFD, written by another program or copied from an HFS+ volume, is found under its NFC path). When
-        // two spellings of one name are on disk, the name is listed once.
-        // (Swift compares and hashes strings by canonical equivalence, so the spellings' bytes are compared.)
-        var respelled = false
-        for index in entries.indices {
-            let canonical = FileNameEncoding.canonicalForm(of: entries[index].name)
-            if !canonical.utf8.elementsEqual(entries[index].name.utf8) {
-                entries[index].name = canonical
-                respelled = true
+        return try Self.listedEntries(inDirectory: directory, path: absolutePath(components[...], nil)).map(\.entry)
+    }
+
+    /// An entry as the store shows it: named in NFC, with the name it has on disk.
+    private struct ListedEntry {
+        /// The entry, its name in NFC.
+        var entry: FileSystem.Entry
+        /// The entry's name on disk: the NFC name itself, or its NFD spelling.
+        var storedName: String
+    }
+
+    /// The entries of the folder open at `fd` that a path can reach, named in NFC.
+    ///
+    /// Left out: temporary files; names that are not UTF-8; names in another spelling than NFC or NFD, which
+    /// ``storedName(of:in:)`` does not look for; and names whose NFC spelling is too long for a path (NFC
+    /// lengthens a few scripts). Of two spellings of one name, the NFC one is listed, as lookups find it first.
+    /// Everything listed can therefore be read, written and removed through its listed name, and the folder
+    /// total counts exactly the listed files.
+    private static func listedEntries(inDirectory fd: Int32, path: String) throws(FileSystemError) -> [ListedEntry] {
+        var listed: [ListedEntry] = []
+        var respelled: [String: Int] = [:]
+        for entry in try FileSystem.entries(ofDirectory: fd, path: path)
+        where entry.hasUTF8Name && !FileSystem.isTemporaryName(entry.name) {
+            let canonical = FileNameEncoding.canonicalForm(of: entry.name)
+            // (Swift compares strings by canonical equivalence, so spellings are told apart by their bytes.)
+            if canonical.utf8.elementsEqual(entry.name.utf8) {
+                listed.append(ListedEntry(entry: entry, storedName: entry.name))
+                continue
             }
+            guard canonical.utf8.count <= FileNameEncoding.maximumNameLength,
+                entry.name.utf8.elementsEqual(canonical.decomposedStringWithCanonicalMapping.utf8)
+            else { continue }
+            var renamed = entry
+            renamed.name = canonical
+            respelled[canonical] = listed.count
+            listed.append(ListedEntry(entry: renamed, storedName: entry.name))
         }
-        guard respelled else { return entries }
-        var seen = Set<String>()
-        return entries.filter { seen.insert($0.name).inserted }
+        guard !respelled.isEmpty else { return listed }
+        // An NFD name whose NFC spelling is on disk too is hidden behind it.
+        let exact = Set(listed.filter { $0.storedName.utf8.elementsEqual($0.entry.name.utf8) }.map(\.entry.name))
+        return listed.filter { $0.storedName.utf8.elementsEqual($0.entry.name.utf8) || !exact.contains($0.entry.name) }
     }
 
     /// The sum of the sizes of the regular files in the folder and all folders beneath it.
@@ -275,26 +298,27 @@ extension FileSystem.ConfinedFolder {
 
     private static func totalFileSize(inDirectory fd: Int32, path: String) throws(FileSystemError) -> Int {
         var total = 0
-        for entry in try FileSystem.entries(ofDirectory: fd, path: path)
-        where entry.hasUTF8Name && !FileSystem.isTemporaryName(entry.name) {
-            switch entry.kind {
+        // Exactly the files a listing shows are counted.
+        for listed in try listedEntries(inDirectory: fd, path: path) {
+            let name = listed.storedName
+            switch listed.entry.kind {
             case .file:
                 var info = stat()
                 // A file removed since the listing counts as nothing. `withCString` passes a short name from the
                 // stack, where the implicit conversion would allocate a copy of each.
-                let found = entry.name.withCString { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+                let found = name.withCString { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
                 guard found else { continue }
                 if (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
             case .directory:
-                let child = openat(fd, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 guard child >= 0 else {
                     let code = errno
                     // Removed, or replaced by a file or a link, since the listing: nothing to count.
                     if code == ENOENT || code == ENOTDIR || code == ELOOP || code == EMLINK { continue }
-                    throw FileSystemError(.open, path: path + "/" + entry.name, code: code)
+                    throw FileSystemError(.open, path: path + "/" + name, code: code)
                 }
                 defer { _ = close(child) }
-                total += try totalFileSize(inDirectory: child, path: path + "/" + entry.name)
+                total += try totalFileSize(inDirectory: child, path: path + "/" + name)
             case .symbolicLink, .other:
                 continue
             }
@@ -435,20 +459,20 @@ extension FileSystem.ConfinedFolder {
         }
     }
 
-    /// The name that `name`, in NFC, is stored under in `directory`.
+    /// The name that `name`, in NFC, is stored under in `directory`: `name` itself, or its NFD spelling.
     ///
-    /// That is `name` itself when it is ASCII (which has one spelling), when an entry has exactly that name,
-    /// or when no entry has another spelling of it; otherwise the name of the first entry whose NFC spelling
-    /// is `name`, such as a file named in NFD by another program. Only names that are missing as spelled pay
-    /// for the folder listing this takes.
+    /// A name in NFD was written by another program or copied from an HFS+ volume. The NFC spelling is tried
+    /// first, and is the answer whenever something has it or neither spelling exists; an ASCII name has one
+    /// spelling and costs nothing. At most one `fstatat` per spelling: no folder is listed.
     private static func storedName(of name: String, in directory: Int32) -> String {
         guard name.utf8.contains(where: { $0 >= 0x80 }) else { return name }
         var info = stat()
-        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0, errno == ENOENT,
-            let entries = try? FileSystem.entries(ofDirectory: directory, path: "")
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0, errno == ENOENT else { return name }
+        let decomposed = name.decomposedStringWithCanonicalMapping
+        guard !decomposed.utf8.elementsEqual(name.utf8),
+            fstatat(directory, decomposed, &info, AT_SYMLINK_NOFOLLOW) == 0
         else { return name }
-        // `==` on strings is canonical equivalence: it finds every spelling of `name`.
-        return entries.first { $0.name == name }?.name ?? name
+        return decomposed
     }
 
     /// The precise reason `name` in `directory` could not be used as asked.

@@ -111,3 +111,57 @@ extension DiskFileStoreUnicodeSpellingTests {
         }
     }
 }
+
+extension DiskFileStoreUnicodeSpellingTests {
+    @Test func twoSpellingsOfOneNameShowTheNFCOneToEveryCall() async throws {
+        try await withTemporaryFolder { base in
+            let store = DiskFileStore(directory: .custom(base), namespace: "files")
+            let root = store.folderURL.path
+            try FileSystem.writeAtomically(Data("NFC".utf8), toPath: root + "/caf\u{E9}.txt")
+            try FileSystem.writeAtomically(Data("NFD, longer".utf8), toPath: root + "/cafe\u{301}.txt")
+
+            #expect(try await store.list(in: "") == ["caf\u{E9}.txt"])
+            #expect(try await store.load("caf\u{E9}.txt") == Data("NFC".utf8))
+            #expect(try await store.totalSize() == 3)
+            #expect(try await store.allFiles().map(\.size) == [3])
+
+            // With the NFC file gone, the NFD one is the name's file, for every call alike.
+            try await store.delete("caf\u{E9}.txt")
+            #expect(try await store.list(in: "") == ["caf\u{E9}.txt"])
+            #expect(try await store.load("caf\u{E9}.txt") == Data("NFD, longer".utf8))
+            #expect(try await store.totalSize() == 11)
+        }
+    }
+
+    @Test func aFileInNFCHidesAFolderOfTheSameNameInNFD() async throws {
+        try await withTemporaryFolder { base in
+            let store = DiskFileStore(directory: .custom(base), namespace: "files")
+            let root = store.folderURL.path
+            try FileSystem.writeAtomically(Data("file".utf8), toPath: root + "/caf\u{E9}")
+            try FileSystem.writeAtomically(Data("menu".utf8), toPath: root + "/cafe\u{301}/menu.txt")
+
+            #expect(try await store.list(in: "") == ["caf\u{E9}"])
+            #expect(try await store.load("caf\u{E9}") == Data("file".utf8))
+            #expect(try await store.totalSize() == 4)
+            #expect(try await store.allFiles().map(\.path) == ["caf\u{E9}"])
+        }
+    }
+
+    @Test func aNameThatNFCMakesTooLongForAPathIsNotListedOrCounted() async throws {
+        try await withTemporaryFolder { base in
+            let store = DiskFileStore(directory: .custom(base), namespace: "files")
+            // U+1D15E is excluded from composition: NFC spells it as two scalars, doubling the name to 504 bytes.
+            let name = String(repeating: "\u{1D15E}", count: 63)
+            #expect(name.utf8.count == 252)
+            #expect(FileNameEncoding.canonicalForm(of: name).utf8.count == 504)
+            try FileSystem.writeAtomically(Data("x".utf8), toPath: store.folderURL.path + "/" + name)
+            try await store.save(Data("kept".utf8), to: "kept.txt")
+
+            #expect(try await store.list(in: "") == ["kept.txt"])
+            #expect(try await store.totalSize() == 4)
+            #expect(try await store.allFiles().map(\.path) == ["kept.txt"])
+            try await store.deleteAll()
+            #expect(!FileManager.default.fileExists(atPath: store.folderURL.path))
+        }
+    }
+}
