@@ -7,8 +7,8 @@ internal import ForgeCore
 /// codec as ``DiskKVStore``, so a value that fails to encode fails here too, and `get` returns the value as
 /// decoded from that encoding. Reading a key with another type than it was written with decodes that
 /// encoding as the other type, as on disk; a class is read as the class the key declares (never as the
-/// subclass instance that was written), and each read of a class gives a new instance, as on disk. Values
-/// live as long as the instance.
+/// subclass instance that was written), and each read of a value holding class instances gives new
+/// instances, as on disk. Values live as long as the instance.
 ///
 /// ```swift
 /// let store = InMemoryKVStore()
@@ -22,8 +22,8 @@ public final class InMemoryKVStore: Sendable {
     let instrument: (any StoreInstrument)?
 
     /// One stored value: as decoded from its encoding with the type it was written with (nil when it does
-    /// not decode, or is a class, whose every read decodes a new instance), that type, and the encoding
-    /// itself for reads with another type.
+    /// not decode, or holds a class instance, whose every read decodes new instances), that type, and the
+    /// encoding itself for reads with another type.
     private struct Entry: Sendable {
         let value: (any Sendable)?
         let type: ObjectIdentifier
@@ -52,6 +52,15 @@ public final class InMemoryKVStore: Sendable {
     }
 }
 
+extension InMemoryKVStore {
+    /// Whether `value` is, or holds anywhere inside (an optional, a collection, a property), a class instance.
+    private static func holdsClassInstance(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .class { return true }
+        return mirror.children.contains { holdsClassInstance($0.value) }
+    }
+}
+
 extension InMemoryKVStore: KVStoring {
     /// Returns the value stored for `key`, or nil.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
@@ -59,7 +68,8 @@ extension InMemoryKVStore: KVStoring {
         guard let entry = entries.withLock({ $0[key.key] }) else { return nil }
         // The decoded value stands for its encoding only for the type it was written with: a subclass
         // instance would also cast to its superclass, which disk decodes as the superclass.
-        if entry.type == ObjectIdentifier(T.self), let value = entry.value as? T { return value }
+        // (`stored` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.)
+        if entry.type == ObjectIdentifier(T.self), let stored = entry.value, let value = stored as? T { return value }
         return try? JSONCodec.decode(T.self, from: entry.encoded)
     }
 
@@ -76,8 +86,9 @@ extension InMemoryKVStore: KVStoring {
         if let instrument, let fault = instrument.begin(.write, target: key.key) {
             throw KVStoreError.injected(fault, writing: key.key)
         }
-        // A class is not kept decoded: every read of it decodes a new instance, as a read from disk does.
-        let decoded = T.self is AnyObject.Type ? nil : try? JSONCodec.decode(T.self, from: encoded)
+        // A value that holds a class instance is not kept decoded: every read of it decodes new instances, as a
+        // read from disk does, so changing what one read returned never changes what the next one returns.
+        let decoded = (try? JSONCodec.decode(T.self, from: encoded)).flatMap { Self.holdsClassInstance($0) ? nil : $0 }
         let entry = Entry(value: decoded, type: ObjectIdentifier(T.self), encoded: encoded)
         entries.withLock { $0[key.key] = entry }
     }

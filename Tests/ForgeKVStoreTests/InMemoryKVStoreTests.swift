@@ -38,6 +38,9 @@ struct InMemoryKVStoreTests {
         try memory.set(KVKey<OneWay>("v"), value: OneWay())
         #expect(memory.contains(KVKey<OneWay>("v")))
         #expect(memory.get(KVKey<OneWay>("v")) == nil)
+        // Written and read as an optional, it reads as nil too (not as a stored nil), as on disk.
+        try memory.set(KVKey<OneWay?>("maybe"), value: OneWay())
+        #expect(memory.get(KVKey<OneWay?>("maybe")) == nil)
     }
 
     @Test func countAndKeysDescribeTheContents() throws {
@@ -133,5 +136,22 @@ extension InMemoryKVStoreTests {
         let first = try #require(memory.get(key))
         first.name = "changed without a write"
         #expect(memory.get(key)?.name == "Ada")
+    }
+
+    @Test func classInstancesInsideOptionalsArraysAndStructsAreNewOnEachReadToo() throws {
+        struct Team: Codable, Sendable {
+            var lead: Person
+        }
+        let memory = InMemoryKVStore()
+        try memory.set(KVKey<Person?>("maybe"), value: Person(name: "Ada"))
+        try memory.set(KVKey<[Person]>("list"), value: [Person(name: "Ada")])
+        try memory.set(KVKey<Team>("team"), value: Team(lead: Person(name: "Ada")))
+
+        memory.get(KVKey<Person?>("maybe"))??.name = "changed"
+        memory.get(KVKey<[Person]>("list"))?.first?.name = "changed"
+        memory.get(KVKey<Team>("team"))?.lead.name = "changed"
+        #expect(memory.get(KVKey<Person?>("maybe"))??.name == "Ada")
+        #expect(memory.get(KVKey<[Person]>("list"))?.first?.name == "Ada")
+        #expect(memory.get(KVKey<Team>("team"))?.lead.name == "Ada")
     }
 }
