@@ -141,6 +141,61 @@ extension FileSystem.ConfinedFolder {
         }
     }
 
+    /// What ``writeFile(_:named:ifFileNamed:accepts:)`` found.
+    package enum GuardedWrite: Sendable, Equatable {
+        /// The guard file was accepted and the file written.
+        case written
+        /// The folder holds no guard file; nothing was written.
+        case guardMissing
+        /// The guard file was refused; nothing was written.
+        case guardRejected
+    }
+
+    /// Writes `data` as the file `name` right in this folder, atomically, when the file `guardName` beside it is
+    /// there and `accepts` its contents.
+    ///
+    /// The guard is read, and the file written, through one descriptor of the folder: both see the same folder
+    /// even when its path is removed or replaced meanwhile. A folder removed since it was opened fails the
+    /// write (`ENOENT`), so the file never lands in a new folder made at the same path. The folder is never
+    /// created; neither file may be a symbolic link.
+    package func writeFile(
+        _ data: Data,
+        named name: String,
+        ifFileNamed guardName: String,
+        accepts: (Data) -> Bool
+    ) throws(FileSystemError) -> GuardedWrite {
+        let directory = try openRoot(create: false)
+        defer { _ = close(directory) }
+        let guardFile = openat(directory, guardName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard guardFile >= 0 else {
+            let code = errno
+            if code == ENOENT { return .guardMissing }
+            throw FileSystemError(.open, path: absolutePath([guardName]), code: code)
+        }
+        let contents: Data
+        do throws(FileSystemError) {
+            contents = try FileSystem.readAll(from: guardFile, path: absolutePath([guardName]))
+            _ = close(guardFile)
+        } catch {
+            _ = close(guardFile)
+            throw error
+        }
+        guard accepts(contents) else { return .guardRejected }
+        let temporary = FileSystem.temporaryName(for: name)
+        try FileSystem.withCStrings(temporary, name) { (temporaryName, fileName) throws(FileSystemError) in
+            try writeOnce(
+                data,
+                in: directory,
+                temporaryName: temporaryName,
+                fileName: fileName,
+                replaceExisting: true,
+                path: absolutePath([name]),
+                temporaryPath: absolutePath([temporary])
+            )
+        }
+        return .written
+    }
+
     /// ``writeOnce(_:folder:name:replaceExisting:)`` in the open folder `directory`, with the names as C strings;
     /// `path` and `temporaryPath` are built only for an error or Data Protection.
     private func writeOnce(

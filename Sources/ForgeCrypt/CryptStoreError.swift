@@ -12,8 +12,11 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// recorded it, when it is known only not to be a passphrase.
     case wrongMasterKey(path: String, createdWith: MasterKey.Kind?)
     /// The key file at `path` does not exist, while the vault at `vaultPath` does: the vault opens only with
-    /// the key it was created with, so no new key file is made. Nothing was created or changed.
+    /// the master key it was created with, so no new key file is made. Nothing was created or changed.
     case keyFileNotFound(path: String, vaultPath: String)
+    /// The folder at `path` holds another vault than the one this store opened: it was removed and a vault
+    /// was created there again. Nothing was written or removed; open the store again.
+    case vaultReplaced(path: String)
     /// The stored item for `key` failed authentication: it was changed, damaged, or copied from another
     /// item's place. The file is left as it is.
     case tamperedItem(key: String)
@@ -54,7 +57,8 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
             key
         case .notAccessibleNow(let key), .missingEntitlement(let key), .unexpectedStatus(let key, _):
             key
-        case .wrongMasterKey, .keyFileNotFound, .corruptVault, .insecureKeyFile, .invalidMasterKey, .openFailed,
+        case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .corruptVault, .insecureKeyFile, .invalidMasterKey,
+            .openFailed,
             .removeAllFailed:
             nil
         }
@@ -67,8 +71,11 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
             "The master key does not open the vault at '\(path)', which was created with "
                 + (kind?.description ?? "a key file or a symmetric key")
         case .keyFileNotFound(let path, let vaultPath):
-            "The key file '\(path)' does not exist; the vault at '\(vaultPath)' opens only with the key file it "
-                + "was created with, so no new one was made"
+            "The key file '\(path)' does not exist; the vault at '\(vaultPath)' opens only with the master key it "
+                + "was created with, so no new key file was made"
+        case .vaultReplaced(let path):
+            "The folder '\(path)' now holds another vault than this store opened; nothing was changed "
+                + "(open the store again)"
         case .tamperedItem(let key):
             "The secret for key '\(key)' failed authentication: it was changed, damaged or swapped"
         case .corruptVault(let path, let reason):

@@ -11,9 +11,11 @@ extension EncryptedFileCrypt {
     ///
     /// The items are counted, not decrypted: ``get(_:)`` tells whether one is intact.
     ///
-    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed.
+    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed, or
+    ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault.
     public func itemCount() throws -> Int {
-        try Self.countItems(inFolder: folderURL.path)
+        try vault.checkHeader(inFolder: folderURL.path)
+        return try Self.countItems(inFolder: folderURL.path)
     }
 
     /// Whether the folder of namespace `namespace` in `directory` holds a vault, without opening it.

@@ -60,7 +60,7 @@ public struct EncryptedFileCrypt: Sendable {
 
     private let folderPath: String
     /// The header this store opened the vault with, and the keys derived from it.
-    private let vault: OpenedVault
+    let vault: OpenedVault
     private var keys: VaultKeys { vault.keys }
 
     /// The permission bits of the vault folder.
@@ -195,8 +195,11 @@ extension EncryptedFileCrypt: CryptStoring {
 
     /// Removes every item of the vault; the vault itself (its header) stays, so the store remains usable.
     ///
-    /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)`` when an item cannot be removed.
+    /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)`` when an item cannot be removed, or
+    ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault.
     public func deleteAll() throws {
+        // A stale store never removes the items of a vault created since in its folder.
+        try vault.checkHeader(inFolder: folderPath)
         do {
             // Links with an item's name are removed too (never what they lead to); they are not items.
             for entry in try FileSystem.listDirectory(atPath: folderPath) where Self.hasItemName(entry) {

@@ -86,16 +86,10 @@ extension MasterKey {
 
     /// Reads the key file at `path`; nil when it does not exist.
     ///
-    /// Removes the temporary files that crashed creators of the key file left beside it first.
-    ///
     /// - Throws: ``CryptStoreError/insecureKeyFile(path:permissions:)`` when group or others may use it,
     ///   ``CryptStoreError/invalidMasterKey(reason:)`` when it does not hold 32 bytes, or
     ///   ``CryptStoreError/openFailed(path:underlying:)``.
     private static func readKeyFile(atPath path: String) throws(CryptStoreError) -> SymmetricKey? {
-        // A process killed while creating the key file may have left a copy of the key in a temporary file.
-        let folder = FileSystem.parentPath(of: path)
-        let name = String(path.utf8.dropFirst(folder.utf8.count + 1)) ?? path
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folder, forName: name)
         let file: (data: Data, permissions: UInt16)
         do {
             file = try FileSystem.readFileWithPermissions(atPath: path)
@@ -114,6 +108,17 @@ extension MasterKey {
             )
         }
         return CryptoPrimitives.key(file.data)
+    }
+
+    /// Removes the temporary files that crashed creators of this master key's key file left beside it.
+    ///
+    /// A process killed while creating the key file may have left a copy of the key in one. Called once a vault
+    /// has opened with the key, so a failed open changes nothing.
+    func removeKeyFileLeftovers() {
+        guard case .keyFile(let url) = self else { return }
+        let path = url.standardizedFileURL.path
+        let (folder, name) = FileSystem.split(path)
+        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folder, forName: name)
     }
 
     /// Creates a key file of random bytes at `path`, owner-only, unless one appeared there meanwhile.

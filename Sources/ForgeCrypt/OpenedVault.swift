@@ -31,11 +31,13 @@ struct OpenedVault: Sendable {
                 self.init(header: header, headerBytes: bytes, keys: keys, protection: protection)
                 try secureFolder(folder)
                 FileSystem.removeLeftoversOnce(inFolder: folder)
+                masterKey.removeKeyFileLeftovers()
                 return
             }
             if let created = try Self.create(inFolder: folder, masterKey: masterKey, protection: protection) {
                 self = created
                 FileSystem.removeLeftoversOnce(inFolder: folder)
+                masterKey.removeKeyFileLeftovers()
                 return
             }
         }
@@ -95,17 +97,28 @@ struct OpenedVault: Sendable {
     ///
     /// - Returns: false when the folder already holds a header.
     private func writeHeader(inFolder folder: String) throws(CryptStoreError) -> Bool {
-        try secureFolder(folder)
         var options = itemOptions
         options.replaceExisting = false
-        do {
-            try FileSystem.writeAtomically(headerBytes, named: VaultHeader.fileName, inFolder: folder, options: options)
-            return true
-        } catch  where error.isAlreadyExists {
-            return false
-        } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+        // A second pass follows a folder removed between its creation and the write (by a failed concurrent open).
+        for _ in 0..<2 {
+            try secureFolder(folder)
+            do {
+                try FileSystem.writeAtomically(
+                    headerBytes,
+                    named: VaultHeader.fileName,
+                    inFolder: folder,
+                    options: options
+                )
+                return true
+            } catch  where error.isAlreadyExists {
+                return false
+            } catch  where error.code == ENOENT {
+                continue
+            } catch {
+                throw .openFailed(path: folder, underlying: error.description)
+            }
         }
+        throw .openFailed(path: folder, underlying: "the vault folder vanished while its header was written")
     }
 
     /// Creates the folder owner-only, or sets an existing folder's permissions back to owner-only.
@@ -136,53 +149,71 @@ struct OpenedVault: Sendable {
 // MARK: Writing items
 
 extension OpenedVault {
-    /// Writes an item's sealed `file` as `name` in the vault folder, once the folder holds this vault's header.
+    /// Writes an item's sealed `file` as `name` in the vault folder, when the folder holds this vault's header.
     ///
-    /// - Throws: ``CryptStoreError/writeFailed(key:underlying:)``, naming `key`, when the write fails or the
-    ///   folder now holds another vault.
+    /// The header is checked and the item written through one descriptor of the folder, so an item never lands
+    /// in another vault created at the same path meanwhile. A header removed since the store opened (alone or
+    /// with its folder) is written back as this store knows it, and the write goes again.
+    ///
+    /// - Throws: ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault, or
+    ///   ``CryptStoreError/writeFailed(key:underlying:)``, naming `key`.
     func writeItem(_ file: Data, named name: String, inFolder folder: String, for key: String) throws(CryptStoreError) {
-        // A second pass follows a folder removed between the header check and the write.
+        let vaultFolder = FileSystem.ConfinedFolder(path: folder, options: itemOptions)
+        // Further passes follow a header or folder that was removed, and restored here.
         for _ in 0..<3 {
-            do throws(CryptStoreError) {
-                try ensureHeader(inFolder: folder)
-            } catch {
-                throw .writeFailed(key: key, underlying: error.description)
-            }
+            let result: FileSystem.ConfinedFolder.GuardedWrite
             do {
-                try FileSystem.writeAtomically(file, named: name, inFolder: folder, options: itemOptions)
-                return
+                result = try vaultFolder.writeFile(file, named: name, ifFileNamed: VaultHeader.fileName) {
+                    isThisVaultsHeader($0)
+                }
             } catch  where error.code == ENOENT {
+                // The folder is gone, or went while the item was written into it.
+                try restoreHeader(inFolder: folder, for: key)
                 continue
             } catch {
                 throw .writeFailed(key: key, underlying: error.description)
+            }
+            switch result {
+            case .written:
+                return
+            case .guardMissing:
+                try restoreHeader(inFolder: folder, for: key)
+            case .guardRejected:
+                throw .vaultReplaced(path: folder)
             }
         }
         throw .writeFailed(key: key, underlying: "the vault folder '\(folder)' kept vanishing during the write")
     }
 
-    /// Makes sure the folder holds this vault's header: restores it when it is gone, and fails when the
-    /// folder holds another vault's.
-    private func ensureHeader(inFolder folder: String) throws(CryptStoreError) {
-        for _ in 0..<2 {
-            let bytes: Data
-            do {
-                bytes = try FileSystem.readFile(named: VaultHeader.fileName, inFolder: folder)
-            } catch  where error.isNotFound {
-                // Removed since the store opened, by itself or with the folder: write it back as this store knows it.
-                _ = try writeHeader(inFolder: folder)
-                continue
-            } catch {
-                throw .openFailed(path: folder, underlying: error.description)
-            }
-            if bytes == headerBytes { return }
-            guard let found = try? JSONCodec.decode(VaultHeader.self, from: bytes),
-                found.vaultID == header.vaultID, found.keyCheck == header.keyCheck
-            else {
-                throw .corruptVault(path: folder, reason: "the folder now holds another vault than this store opened")
-            }
+    /// Throws ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault's header.
+    ///
+    /// A folder without a header, or no folder, passes: what it holds cannot belong to another vault.
+    func checkHeader(inFolder folder: String) throws(CryptStoreError) {
+        let bytes: Data
+        do {
+            bytes = try FileSystem.readFile(named: VaultHeader.fileName, inFolder: folder)
+        } catch  where error.isNotFound {
             return
+        } catch {
+            throw .openFailed(path: folder, underlying: error.description)
         }
-        throw .openFailed(path: folder, underlying: "the vault header vanished again while it was being restored")
+        guard isThisVaultsHeader(bytes) else { throw .vaultReplaced(path: folder) }
+    }
+
+    /// Whether `bytes`, read from a vault folder, are this vault's header.
+    private func isThisVaultsHeader(_ bytes: Data) -> Bool {
+        if bytes == headerBytes { return true }
+        guard let found = try? JSONCodec.decode(VaultHeader.self, from: bytes) else { return false }
+        return found.vaultID == header.vaultID && found.keyCheck == header.keyCheck
+    }
+
+    /// Writes the header back into `folder`, creating the folder when it is gone.
+    private func restoreHeader(inFolder folder: String, for key: String) throws(CryptStoreError) {
+        do throws(CryptStoreError) {
+            _ = try writeHeader(inFolder: folder)
+        } catch {
+            throw .writeFailed(key: key, underlying: error.description)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Foundation
 import Testing
 
@@ -111,15 +112,49 @@ struct EncryptedFileCryptHostileFolderTests {
             let secondKey = SymmetricKey(size: .bits256)
             let second = try vault(folder, .symmetric(secondKey))
 
-            #expect {
-                try first.set("lost", for: token)
-            } throws: { error in
-                guard case .writeFailed(let key, _) = error as? CryptStoreError else { return false }
-                return key == token.key
-            }
-            #expect(try second.itemCount() == 0)
+            try second.set("theirs", for: CryptKey<String>(key: "theirs"))
+            let replaced = CryptStoreError.vaultReplaced(path: first.folderURL.path)
+
+            #expect(throws: replaced) { try first.set("lost", for: token) }
+            #expect(throws: replaced) { try first.deleteAll() }
+            #expect(throws: replaced) { try first.itemCount() }
+            #expect(try second.itemCount() == 1)
             #expect(try vault(folder, .symmetric(secondKey)).get(token) == nil)
+            #expect(try vault(folder, .symmetric(secondKey)).get(CryptKey<String>(key: "theirs")) == "theirs")
         }
+    }
+
+    @Test func aStaleStoreNeverWritesIntoAVaultCreatedInItsFolderMeanwhile() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stale = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+        let stop = LockedState(false)
+        // The stale store writes without pause while its folder is removed and a new vault made there, again and
+        // again. Checking the header and writing the item go through one open folder, so no write may land in
+        // a new vault: each new vault must hold no item at every look.
+        let writer = Task {
+            try await onOwnThread {
+                var index = 0
+                while !stop.withLock({ $0 }) {
+                    index += 1
+                    _ = try? stale.set("stale", for: CryptKey<String>(key: "k\(index % 8)"))
+                }
+            }
+        }
+        var leaks: [String] = []
+        for round in 0..<200 {
+            try? FileManager.default.removeItem(at: stale.folderURL)
+            // The stale store may restore its own header first: then this round has no new vault to look at.
+            guard let fresh = try? vault(folder, .symmetric(SymmetricKey(size: .bits256))) else { continue }
+            for _ in 0..<3 {
+                guard let count = try? fresh.itemCount(), count > 0 else { continue }
+                leaks.append("round \(round): \(count) item(s)")
+                break
+            }
+        }
+        stop.withLock { $0 = true }
+        try await writer.value
+        #expect(leaks.isEmpty, "items of the stale store inside new vaults: \(leaks.prefix(5))")
     }
 
     // MARK: Opens that fail change nothing
