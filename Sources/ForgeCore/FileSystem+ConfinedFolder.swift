@@ -152,12 +152,14 @@ extension FileSystem.ConfinedFolder {
     }
 
     /// Writes `data` as the file `name` right in this folder, atomically, when the file `guardName` beside it is
-    /// there and `accepts` its contents.
+    /// there and `accepts` its contents, before the write and after it.
     ///
     /// The guard is read, and the file written, through one descriptor of the folder: both see the same folder
-    /// even when its path is removed or replaced meanwhile. A folder removed since it was opened fails the
-    /// write (`ENOENT`), so the file never lands in a new folder made at the same path. The folder is never
-    /// created; neither file may be a symbolic link.
+    /// even when its path is removed or replaced meanwhile, so a folder removed since it was opened fails the
+    /// write (`ENOENT`) rather than the file landing in a new folder at the same path. The guard is read again
+    /// once the file is in place: if it changed meanwhile (the folder was emptied and given another guard),
+    /// the file is removed again and the write reports the guard it found. The folder is never created;
+    /// neither file may be a symbolic link.
     package func writeFile(
         _ data: Data,
         named name: String,
@@ -166,21 +168,8 @@ extension FileSystem.ConfinedFolder {
     ) throws(FileSystemError) -> GuardedWrite {
         let directory = try openRoot(create: false)
         defer { _ = close(directory) }
-        let guardFile = openat(directory, guardName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard guardFile >= 0 else {
-            let code = errno
-            if code == ENOENT { return .guardMissing }
-            throw FileSystemError(.open, path: absolutePath([guardName]), code: code)
-        }
-        let contents: Data
-        do throws(FileSystemError) {
-            contents = try FileSystem.readAll(from: guardFile, path: absolutePath([guardName]))
-            _ = close(guardFile)
-        } catch {
-            _ = close(guardFile)
-            throw error
-        }
-        guard accepts(contents) else { return .guardRejected }
+        let before = try checkGuard(guardName, in: directory, accepts: accepts)
+        guard before == .written else { return before }
         let temporary = FileSystem.temporaryName(for: name)
         try FileSystem.withCStrings(temporary, name) { (temporaryName, fileName) throws(FileSystemError) in
             try writeOnce(
@@ -193,7 +182,25 @@ extension FileSystem.ConfinedFolder {
                 temporaryPath: absolutePath([temporary])
             )
         }
-        return .written
+        let after = try checkGuard(guardName, in: directory, accepts: accepts)
+        if after != .written { _ = unlinkat(directory, name, 0) }
+        return after
+    }
+
+    /// Reads the guard file `name` in the open folder `directory`: `.written` stands for "accepted".
+    private func checkGuard(
+        _ name: String,
+        in directory: Int32,
+        accepts: (Data) -> Bool
+    ) throws(FileSystemError) -> GuardedWrite {
+        let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return .guardMissing }
+            throw FileSystemError(.open, path: absolutePath([name]), code: code)
+        }
+        defer { _ = close(fd) }
+        return accepts(try FileSystem.readAll(from: fd, path: absolutePath([name]))) ? .written : .guardRejected
     }
 
     /// ``writeOnce(_:folder:name:replaceExisting:)`` in the open folder `directory`, with the names as C strings;
