@@ -24,9 +24,14 @@ package enum FileNameEncoding {
     ///
     /// ASCII keys are returned as they are, without work.
     package static func canonicalForm(of key: String) -> String {
-        var bytes = key
-        if bytes.withUTF8(isASCII) { return key }
+        if isASCII(key) { return key }
         return key.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether `string` is all ASCII, which has one Unicode spelling only.
+    package static func isASCII(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8(isASCII)
     }
 
     /// The reversible, file-system-safe form of `key`'s ``canonicalForm(of:)``.

@@ -324,8 +324,13 @@ extension FileSystem.ConfinedFolder {
         var respelled: [String: Int] = [:]
         for entry in try FileSystem.entries(ofDirectory: fd, path: path)
         where entry.hasUTF8Name && !FileSystem.isTemporaryName(entry.name) {
+            // An ASCII name is its own NFC spelling. (Swift compares strings by canonical equivalence, so other
+            // spellings are told apart by their bytes.)
+            if FileNameEncoding.isASCII(entry.name) {
+                listed.append(ListedEntry(entry: entry, storedName: entry.name))
+                continue
+            }
             let canonical = FileNameEncoding.canonicalForm(of: entry.name)
-            // (Swift compares strings by canonical equivalence, so spellings are told apart by their bytes.)
             if canonical.utf8.elementsEqual(entry.name.utf8) {
                 listed.append(ListedEntry(entry: entry, storedName: entry.name))
                 continue
@@ -527,7 +532,7 @@ extension FileSystem.ConfinedFolder {
     /// first, and is the answer whenever something has it or neither spelling exists; an ASCII name has one
     /// spelling and costs nothing. At most one `fstatat` per spelling: no folder is listed.
     private static func storedName(of name: String, in directory: Int32) -> String {
-        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return name }
+        guard !FileNameEncoding.isASCII(name) else { return name }
         var info = stat()
         guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0, errno == ENOENT else { return name }
         let decomposed = name.decomposedStringWithCanonicalMapping

@@ -426,8 +426,11 @@ package enum FileSystem {
         var entries: [Entry] = []
         while let entry = readdir(directory) {
             var listed = Entry(name: "", kind: .other)
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
+                let bytes = raw.prefix(while: { $0 != 0 })
+                // ASCII is always UTF-8, and most names are ASCII: only the others pay for validation.
+                if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+                return String(validating: bytes, as: UTF8.self)
             }
             if let name {
                 listed.name = name
