@@ -321,7 +321,7 @@ extension FileSystem.ConfinedFolder {
     /// total counts exactly the listed files.
     private static func listedEntries(inDirectory fd: Int32, path: String) throws(FileSystemError) -> [ListedEntry] {
         var listed: [ListedEntry] = []
-        var respelled: [String: Int] = [:]
+        var respelled = false
         for entry in try FileSystem.entries(ofDirectory: fd, path: path)
         where entry.hasUTF8Name && !FileSystem.isTemporaryName(entry.name) {
             // An ASCII name is its own NFC spelling. (Swift compares strings by canonical equivalence, so other
@@ -340,10 +340,10 @@ extension FileSystem.ConfinedFolder {
             else { continue }
             var renamed = entry
             renamed.name = canonical
-            respelled[canonical] = listed.count
+            respelled = true
             listed.append(ListedEntry(entry: renamed, storedName: entry.name))
         }
-        guard !respelled.isEmpty else { return listed }
+        guard respelled else { return listed }
         // An NFD name whose NFC spelling is on disk too is hidden behind it.
         let exact = Set(listed.filter { $0.storedName.utf8.elementsEqual($0.entry.name.utf8) }.map(\.entry.name))
         return listed.filter { $0.storedName.utf8.elementsEqual($0.entry.name.utf8) || !exact.contains($0.entry.name) }

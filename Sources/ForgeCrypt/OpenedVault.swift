@@ -3,9 +3,11 @@ internal import Foundation
 
 /// A vault an ``EncryptedFileCrypt`` has opened: its header, the header's bytes, and the keys derived from it.
 ///
-/// Opening checks the master key against the header before it changes anything; a failed open leaves the
-/// disk as it found it. Writing an item first checks that the folder still holds this vault's header, and
-/// restores the header when the folder was removed, so no item is ever written where it cannot be read back.
+/// Opening checks the master key against the header before it changes anything, so a failed open of an
+/// existing vault leaves the disk as it found it. Writing an item checks, through the same open folder, that
+/// the folder holds this vault's header before and after the write: a header removed (alone or with its
+/// folder) is written back, and a folder that now holds another vault is refused, so no item is ever left
+/// where it cannot be read back.
 struct OpenedVault: Sendable {
     /// The header this store opened or created.
     let header: VaultHeader
