@@ -15,7 +15,7 @@ import sys
 
 # The inner loop of these groups runs 1,000 operations per sample (scalingFactor .kilo in the benchmarks): every
 # group under these prefixes, and these groups exactly.
-SCALED_PREFIXES = ("kv.memory.", "kv.defaults.", "kv.reactive.")
+SCALED_PREFIXES = ("kv.memory.", "kv.reactive.")
 SCALED_GROUPS = {"file.load.1KiB", "vault.get"}
 # The targets: ours divided by the limit must stay within these.
 TARGETS = {
@@ -151,7 +151,7 @@ def main():
         "limit called with `await` in an async benchmark, as an async store is called: the harness runs async",
         "benchmarks in a task and sync ones on its own thread, and on a shared machine that alone can differ.",
         "",
-        "Operations that take a few microseconds or less (in-memory and `UserDefaults` access, reactive fan-out,",
+        "Operations that take a few microseconds or less (in-memory access, reactive fan-out,",
         "1 KiB loads, vault reads) run 1,000 times per sample, for every variant alike, and their figures are",
         "divided by 1,000: the harness's own cost per sample would otherwise be measured with them.",
         "",

@@ -18,9 +18,11 @@ import Testing
     await #expect(throws: FileStoreError.writeFailed(path: "avatars/current.jpg", reason: .outOfSpace)) {
         try await service.login(token: "abc", avatar: Data("img".utf8))
     }
-    #expect(log.entries.map(\.description)
-        == ["keychain write auth.access", "files write avatars/current.jpg (failed)", "keychain delete auth.access"])
-    #expect(try !keychain.contains(AuthKeys.accessToken))   // the service rolled the token back (a logged read)
+    let calls = [
+        "keychain write auth.access", "files write avatars/current.jpg (failed)", "keychain delete auth.access",
+    ]
+    #expect(log.entries.map(\.description) == calls)
+    #expect(try !keychain.contains(AuthKeys.accessToken))  // the service rolled the token back (a logged read)
 }
 
 /// The "Testing failure paths" walkthrough: a full disk during login, a locked device during launch.
