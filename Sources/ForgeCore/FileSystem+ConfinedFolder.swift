@@ -127,6 +127,17 @@ extension FileSystem.ConfinedFolder {
         defer { _ = close(directory) }
         // A file stored under another Unicode spelling of `name` is replaced, so the folder keeps one file.
         let name = Self.storedName(of: name, in: directory)
+        try writeOnce(data, named: name, in: directory, at: folder, replaceExisting: replaceExisting)
+    }
+
+    /// Writes `data` as `name` in the open folder `directory`, found at `folder`, through a temporary file.
+    private func writeOnce(
+        _ data: Data,
+        named name: String,
+        in directory: Int32,
+        at folder: ArraySlice<String>,
+        replaceExisting: Bool
+    ) throws(FileSystemError) {
         let temporary = FileSystem.temporaryName(for: name)
         try FileSystem.withCStrings(temporary, name) { (temporaryName, fileName) throws(FileSystemError) in
             try writeOnce(
@@ -170,18 +181,7 @@ extension FileSystem.ConfinedFolder {
         defer { _ = close(directory) }
         let before = try checkGuard(guardName, in: directory, accepts: accepts)
         guard before == .written else { return before }
-        let temporary = FileSystem.temporaryName(for: name)
-        try FileSystem.withCStrings(temporary, name) { (temporaryName, fileName) throws(FileSystemError) in
-            try writeOnce(
-                data,
-                in: directory,
-                temporaryName: temporaryName,
-                fileName: fileName,
-                replaceExisting: true,
-                path: absolutePath([name]),
-                temporaryPath: absolutePath([temporary])
-            )
-        }
+        try writeOnce(data, named: name, in: directory, at: [], replaceExisting: true)
         let after = try checkGuard(guardName, in: directory, accepts: accepts)
         if after != .written { _ = unlinkat(directory, name, 0) }
         return after
@@ -203,7 +203,7 @@ extension FileSystem.ConfinedFolder {
         return accepts(try FileSystem.readAll(from: fd, path: absolutePath([name]))) ? .written : .guardRejected
     }
 
-    /// ``writeOnce(_:folder:name:replaceExisting:)`` in the open folder `directory`, with the names as C strings;
+    /// ``writeOnce(_:named:in:at:replaceExisting:)`` in the open folder `directory`, with the names as C strings;
     /// `path` and `temporaryPath` are built only for an error or Data Protection.
     private func writeOnce(
         _ data: Data,
