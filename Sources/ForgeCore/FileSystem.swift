@@ -425,21 +425,15 @@ package enum FileSystem {
         rewinddir(directory)
         var entries: [Entry] = []
         while let entry = readdir(directory) {
-            var listed = Entry(name: "", kind: .other)
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
+            let (name, undecodableName) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, [CChar]?) in
                 let bytes = raw.prefix(while: { $0 != 0 })
                 // ASCII is always UTF-8, and most names are ASCII: only the others pay for validation.
-                if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-                return String(validating: bytes, as: UTF8.self)
+                if bytes.allSatisfy({ $0 < 0x80 }) { return (String(decoding: bytes, as: UTF8.self), nil) }
+                if let name = String(validating: bytes, as: UTF8.self) { return (name, nil) }
+                return (String(decoding: bytes, as: UTF8.self), bytes.map { CChar(bitPattern: $0) } + [0])
             }
-            if let name {
-                listed.name = name
-            } else {
-                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
-                listed.name = String(decoding: bytes, as: UTF8.self)
-                listed.undecodableName = bytes.map { CChar(bitPattern: $0) } + [0]
-            }
-            if listed.name == "." || listed.name == ".." { continue }
+            if name == "." || name == ".." { continue }
+            var listed = Entry(name: name, kind: .other, undecodableName: undecodableName)
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_REG): listed.kind = .file
             case Int32(DT_DIR): listed.kind = .directory
