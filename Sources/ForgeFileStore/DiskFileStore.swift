@@ -46,6 +46,8 @@ public struct DiskFileStore: Sendable {
     public let namespace: String
     /// The Data Protection level applied to the folders and each file; no effect on Linux.
     public let fileProtection: FileProtection
+    /// Whether each save is flushed to the device: see ``Durability``.
+    public let durability: Durability
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
@@ -63,17 +65,22 @@ public struct DiskFileStore: Sendable {
     ///   - namespace: The folder name for this store's files. Any string: it is escaped, so namespaces never
     ///     share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
+    ///   - durability: Whether each save is flushed to the device before it returns. Defaults to
+    ///     ``Durability/atomic``: atomic, not flushed.
     public init(
         directory: StorageDirectory = .applicationSupport,
         namespace: String,
-        fileProtection: FileProtection = .completeUntilFirstUserAuthentication
+        fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
+        durability: Durability = .atomic
     ) {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
+        self.durability = durability
         self.folderURL = directory.folderURL(forNamespace: namespace)
         var options = FileSystem.WriteOptions()
         options.protection = fileProtection
+        options.synchronize = durability == .flushed
         self.folder = FileSystem.ConfinedFolder(path: folderURL.path, options: options)
 
         FileSystem.removeLeftoversOnce(inFolder: folder.path)

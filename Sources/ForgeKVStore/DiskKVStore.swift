@@ -44,6 +44,8 @@ public struct DiskKVStore: Sendable {
     ///
     /// No effect on Linux.
     public let fileProtection: FileProtection
+    /// Whether each write is flushed to the device: see ``Durability``.
+    public let durability: Durability
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
@@ -59,14 +61,18 @@ public struct DiskKVStore: Sendable {
     ///   - namespace: The folder name for this store's values. Any string: it is escaped like a key, so
     ///     namespaces never share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
+    ///   - durability: Whether each write is flushed to the device before `set` returns. Defaults to
+    ///     ``Durability/atomic``: atomic, not flushed, like `UserDefaults`.
     public init(
         directory: StorageDirectory = .applicationSupport,
         namespace: String,
-        fileProtection: FileProtection = .completeUntilFirstUserAuthentication
+        fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
+        durability: Durability = .atomic
     ) {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
+        self.durability = durability
         self.folderURL = directory.folderURL(forNamespace: namespace)
         self.folderPath = folderURL.path
         FileSystem.removeLeftoversOnce(inFolder: folderPath)
@@ -83,6 +89,7 @@ public struct DiskKVStore: Sendable {
     private var writeOptions: FileSystem.WriteOptions {
         var options = FileSystem.WriteOptions()
         options.protection = fileProtection
+        options.synchronize = durability == .flushed
         return options
     }
 
