@@ -151,7 +151,7 @@ package struct RelativePath: Sendable, Hashable {
         // Temporary names start with a dot, so other names are not turned into strings to look.
         if startsWithDot {
             let string = String(decoding: name, as: UTF8.self)
-            if FileSystem.isTemporaryName(string) { return .reservedName(string) }
+            if TemporaryName.isTemporary(string) { return .reservedName(string) }
         }
         return nil
     }

@@ -11,10 +11,10 @@ extension DiskFileStore {
     /// - Throws: ``FileStoreError/invalidPath(path:reason:)``.
     public func fileInfo(at path: String) throws -> StoredFileInfo? {
         let relative = try RelativePath.file(path)
-        return folder.fileMetadata(relative.components)
-            .map {
-                StoredFileInfo(path: relative.string, size: $0.size, modificationDate: $0.modificationDate)
-            }
+        guard let status = try? folder.status(of: relative.name, in: relative.folders), status.kind == .file else {
+            return nil
+        }
+        return StoredFileInfo(path: relative.string, size: status.size, modificationDate: status.modificationDate)
     }
 
     /// Every file of the store, at any depth, sorted by path, with its size and modification date.

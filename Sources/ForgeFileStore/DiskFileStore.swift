@@ -51,7 +51,8 @@ public struct DiskFileStore: Sendable {
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
-    let folder: FileSystem.ConfinedFolder
+    /// The folder, through which every load, save and delete goes.
+    let folder: StoreFolder
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
@@ -77,13 +78,14 @@ public struct DiskFileStore: Sendable {
         self.namespace = namespace
         self.fileProtection = fileProtection
         self.durability = durability
-        self.folderURL = directory.folderURL(forNamespace: namespace)
-        var options = FileSystem.WriteOptions()
-        options.protection = fileProtection
-        options.synchronize = durability == .flushed
-        self.folder = FileSystem.ConfinedFolder(path: folderURL.path, options: options)
-
-        FileSystem.removeLeftoversOnce(inFolder: folder.path)
+        self.folder = StoreFolder(
+            directory: directory,
+            namespace: namespace,
+            protection: fileProtection,
+            durability: durability
+        )
+        self.folderURL = folder.url
+        folder.removeLeftoversOnce()
     }
 
     /// The URL of the file at `path`, for APIs that take a URL (sharing, previews).
@@ -106,7 +108,7 @@ extension DiskFileStore: FileStoring {
     public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
         let relative = try RelativePath.file(path)
         do {
-            try folder.writeFile(data, to: relative.components, replaceExisting: overwrite)
+            try folder.write(data, as: relative.name, in: relative.folders, replacing: overwrite)
         } catch {
             throw FileStoreError(error, operation: .write, path: path)
         }
@@ -118,7 +120,7 @@ extension DiskFileStore: FileStoring {
     public func load(_ path: String) async throws -> Data {
         let relative = try RelativePath.file(path)
         do {
-            return try folder.readFile(relative.components)
+            return try folder.read(relative.name, in: relative.folders)
         } catch {
             throw FileStoreError(error, operation: .read, path: path)
         }
@@ -127,7 +129,7 @@ extension DiskFileStore: FileStoring {
     /// Returns true when a regular file is stored at `path`.
     public func exists(_ path: String) -> Bool {
         guard let relative = try? RelativePath.file(path) else { return false }
-        return folder.fileExists(relative.components)
+        return (try? folder.status(of: relative.name, in: relative.folders))?.kind == .file
     }
 
     /// Deletes the file at `path`, and the folders this leaves empty.
@@ -136,7 +138,7 @@ extension DiskFileStore: FileStoring {
     public func delete(_ path: String) async throws {
         let relative = try RelativePath.file(path)
         do {
-            try folder.removeFile(relative.components)
+            try folder.remove(relative.name, in: relative.folders, regularFilesOnly: true)
         } catch {
             throw FileStoreError(error, operation: .delete, path: path)
         }
@@ -150,9 +152,9 @@ extension DiskFileStore: FileStoring {
     /// - Throws: See ``FileStoring/list(in:)``.
     public func list(in folder: String) async throws -> [String] {
         let relative = try RelativePath.folder(folder)
-        let entries: [FileSystem.Entry]
+        let entries: [FolderEntry]
         do {
-            entries = try self.folder.listFolder(relative.components)
+            entries = try self.folder.list(in: relative.components[...])
         } catch {
             throw FileStoreError(error, operation: .list, path: folder)
         }
@@ -163,7 +165,7 @@ extension DiskFileStore: FileStoring {
         for entry in entries {
             switch entry.kind {
             case .file: names.append(entry.name)
-            case .directory: names.append(entry.name + "/")
+            case .folder: names.append(entry.name + "/")
             case .symbolicLink, .other: continue
             }
         }
@@ -190,7 +192,7 @@ extension DiskFileStore: FileStoring {
     /// - Throws: See ``FileStoring/totalSize()``.
     public func totalSize() async throws -> Int {
         do {
-            return try folder.totalFileSize()
+            return try folder.totalSize()
         } catch {
             throw FileStoreError(error, operation: .list, path: "")
         }

@@ -20,3 +20,11 @@ extension RelativePath {
         }
     }
 }
+
+extension RelativePath {
+    /// The folders on the way to the file, outermost first: `a/b/c.txt` gives `a` and `b`.
+    var folders: ArraySlice<String> { components.dropLast() }
+
+    /// The file's own name, the last of the path: `a/b/c.txt` gives `c.txt`.
+    var name: String { components.last ?? "" }
+}

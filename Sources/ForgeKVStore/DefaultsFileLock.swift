@@ -1,12 +1,6 @@
 internal import ForgeCore
 internal import Foundation
 
-#if canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#endif
-
 /// The advisory file lock every ``UserDefaultsKVStore`` on Linux holds while it reads or writes a domain's property
 /// list, so that stores in different processes take turns.
 ///
@@ -38,29 +32,18 @@ struct DefaultsFileLock: Sendable {
 
     /// Runs `body` while this process holds the lock.
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        #if canImport(Darwin)
-        return try body()
-        #else
-        guard let descriptor = openLockFile() else { return try body() }
-        defer { close(descriptor) }
         // Each call opens the file anew: `flock` locks belong to the open file, so threads of one process exclude
-        // each other too. EINTR only interrupts the wait.
-        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
-        #endif
+        // each other too.
+        guard let lockFile = openLockFile() else { return try body() }
+        return try lockFile.withExclusiveLock(body)
     }
 
-    #if !canImport(Darwin)
-    /// The lock file, opened (and created with its folder when missing); nil when it cannot be.
-    private func openLockFile() -> Int32? {
+    /// The lock file, opened (and created with its folder when missing); nil where no lock is needed or it cannot
+    /// be opened.
+    private func openLockFile() -> Descriptor? {
         guard let path else { return nil }
-        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor < 0, errno == ENOENT {
-            try? FileSystem.createDirectories(atPath: (path as NSString).deletingLastPathComponent, permissions: 0o700)
-            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        }
-        return descriptor < 0 ? nil : descriptor
+        if let file = try? Descriptor(opening: path, .lock) { return file }
+        _ = try? Descriptor.makeFolders(atPath: (path as NSString).deletingLastPathComponent, permissions: 0o700)
+        return try? Descriptor(opening: path, .lock)
     }
-    #endif
 }

@@ -19,15 +19,14 @@ extension DiskKVStore {
     /// }
     /// ```
     public func storedKeys() -> [String] {
-        let folderPath = folderURL.path
-        guard let entries = try? FileSystem.listDirectory(atPath: folderPath) else { return [] }
+        guard let entries = try? folder.list() else { return [] }
         var keys: [String] = []
-        for entry in entries where entry.kind == .file && !FileSystem.isTemporaryName(entry.name) {
+        for entry in entries where entry.kind == .file {
             guard entry.name.hasSuffix(KeyFileName.fileExtension) else { continue }
             let stem = String(entry.name.dropLast(KeyFileName.fileExtension.count))
             if stem.contains("~") {
                 // A shortened name: the key is in the file.
-                guard let data = try? FileSystem.readFile(named: entry.name, inFolder: folderPath),
+                guard let data = try? folder.read(entry.name),
                     let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
                     KeyFileName(key: header.key).candidates.contains(entry.name)
                 else { continue }
@@ -49,13 +48,12 @@ extension DiskKVStore {
     /// - Parameter key: The key's string, as ``storedKeys()`` lists it or ``KVKey/key`` holds it.
     /// - Returns: The bytes of the value's JSON, or nil when the store holds no value for `key`.
     public func rawJSON(forKey key: String) -> Data? {
-        let folderPath = folderURL.path
         switch KeyFileName(key: key) {
         case .exact(let name):
-            return try? FileSystem.readFile(named: name, inFolder: folderPath)
+            return try? folder.read(name)
         case .hashed(let names):
             for name in names {
-                guard let data = try? FileSystem.readFile(named: name, inFolder: folderPath),
+                guard let data = try? folder.read(name),
                     let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
                     header.key == key,
                     let envelope = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

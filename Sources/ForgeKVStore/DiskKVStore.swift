@@ -49,7 +49,8 @@ public struct DiskKVStore: Sendable {
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
-    private let folderPath: String
+    /// The folder, through which every read and write goes.
+    let folder: StoreFolder
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
@@ -73,9 +74,14 @@ public struct DiskKVStore: Sendable {
         self.namespace = namespace
         self.fileProtection = fileProtection
         self.durability = durability
-        self.folderURL = directory.folderURL(forNamespace: namespace)
-        self.folderPath = folderURL.path
-        FileSystem.removeLeftoversOnce(inFolder: folderPath)
+        self.folder = StoreFolder(
+            directory: directory,
+            namespace: namespace,
+            protection: fileProtection,
+            durability: durability
+        )
+        self.folderURL = folder.url
+        folder.removeLeftoversOnce()
     }
 
     /// The file that holds (or would hold) `key`'s value, when the key's escaped name fits a file name.
@@ -85,17 +91,6 @@ public struct DiskKVStore: Sendable {
         guard case .exact(let name) = KeyFileName(key: key.key) else { return nil }
         return folderURL.appendingPathComponent(name, isDirectory: false)
     }
-
-    private var writeOptions: FileSystem.WriteOptions {
-        var options = FileSystem.WriteOptions()
-        options.protection = fileProtection
-        options.synchronize = durability == .flushed
-        return options
-    }
-
-    private func path(_ name: String) -> String {
-        folderPath + "/" + name
-    }
 }
 
 extension DiskKVStore: KVStoring {
@@ -103,7 +98,7 @@ extension DiskKVStore: KVStoring {
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
         switch KeyFileName(key: key.key) {
         case .exact(let name):
-            guard let data = try? FileSystem.readFile(named: name, inFolder: folderPath) else { return nil }
+            guard let data = try? folder.read(name) else { return nil }
             return try? JSONCodec.decode(T.self, from: data)
         case .hashed(let names):
             guard let data = names.lazy.compactMap({ readEnvelope(named: $0, for: key.key) }).first else {
@@ -153,7 +148,9 @@ extension DiskKVStore: KVStoring {
             name = found
         }
         do {
-            try FileSystem.removeFile(atPath: path(name))
+            try folder.remove(name)
+        } catch where error.isMissing {
+            // Nothing stored: done.
         } catch {
             throw KVStoreError.removeFailed(key: key.key, underlying: error.description)
         }
@@ -163,7 +160,7 @@ extension DiskKVStore: KVStoring {
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
         switch KeyFileName(key: key.key) {
         case .exact(let name):
-            FileSystem.regularFileExists(atPath: path(name))
+            fileExists(name)
         case .hashed(let names):
             names.contains { readEnvelope(named: $0, for: key.key) != nil }
         }
@@ -174,7 +171,7 @@ extension DiskKVStore: KVStoring {
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the folder cannot be removed.
     public func removeAll() throws {
         do {
-            try FileSystem.removeDirectoryTree(atPath: folderPath)
+            try folder.removeAll()
         } catch {
             throw KVStoreError.removeAllFailed(underlying: error.description)
         }
@@ -184,7 +181,7 @@ extension DiskKVStore: KVStoring {
 extension DiskKVStore {
     /// The file's data when the file named `name` exists and holds the envelope of `key`.
     private func readEnvelope(named name: String, for key: String) -> Data? {
-        guard let data = try? FileSystem.readFile(named: name, inFolder: folderPath),
+        guard let data = try? folder.read(name),
             let header = try? JSONCodec.decode(LongKeyHeader.self, from: data),
             header.key == key
         else { return nil }
@@ -200,7 +197,7 @@ extension DiskKVStore {
         for name in names {
             let data: Data
             do {
-                data = try FileSystem.readFile(named: name, inFolder: folderPath)
+                data = try folder.read(name)
             } catch {
                 if firstFree == nil { firstFree = (name, !error.isNotFound) }
                 continue
@@ -228,17 +225,16 @@ extension DiskKVStore {
 
     /// Writes `data` to the file `name` atomically, or throws ``KVStoreError/writeFailed(key:underlying:)``.
     private func write(_ data: Data, toFile name: String, for key: String, replaceExisting: Bool = true) throws {
-        var options = writeOptions
-        options.replaceExisting = replaceExisting
         do {
-            try FileSystem.writeAtomically(data, named: name, inFolder: folderPath, options: options)
+            try folder.write(data, as: name, replacing: replaceExisting)
         } catch {
             throw KVStoreError.writeFailed(key: key, underlying: error.description)
         }
     }
 
+    /// Whether a regular file named `name` is in the folder; a link in its place is not.
     private func fileExists(_ name: String) -> Bool {
-        FileSystem.regularFileExists(atPath: path(name))
+        (try? folder.status(of: name))?.kind == .file
     }
 }
 

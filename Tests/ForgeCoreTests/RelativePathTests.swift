@@ -55,10 +55,10 @@ struct RelativePathTests {
 
     @Test func temporaryNamesFitNAMEMAXWhateverTheName() {
         let name = String(repeating: "📄", count: 63)
-        let temporary = FileSystem.temporaryName(for: name)
+        let temporary = TemporaryName.make(for: name)
         #expect(temporary.utf8.count < 120)
-        #expect(FileSystem.isTemporaryName(temporary))
-        #expect(temporary.hasPrefix(FileSystem.temporaryNamePrefix(for: name)))
-        #expect(!FileSystem.isOrphanedTemporaryFile(named: temporary))
+        #expect(TemporaryName.isTemporary(temporary))
+        #expect(temporary.hasPrefix(TemporaryName.prefix(for: name)))
+        #expect(!TemporaryName.isOrphaned( temporary))
     }
 }

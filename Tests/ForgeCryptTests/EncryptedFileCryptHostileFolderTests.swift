@@ -88,7 +88,7 @@ struct EncryptedFileCryptHostileFolderTests {
             try store.set("after", for: token)
             let reopened = try vault(folder, .symmetric(key))
             #expect(try reopened.get(token) == "after")
-            #expect(try FileSystem.permissions(atPath: store.folderURL.path) == 0o700)
+            #expect(try ForeignFiles.permissions(atPath: store.folderURL.path) == 0o700)
         }
     }
 
@@ -192,11 +192,11 @@ struct EncryptedFileCryptHostileFolderTests {
     @Test func aWrongMasterKeyLeavesTheFolderAsItWas() throws {
         try withFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
-            try FileSystem.setPermissions(0o755, atPath: store.folderURL.path)
+            try ForeignFiles.setPermissions(0o755, atPath: store.folderURL.path)
             #expect(throws: CryptStoreError.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
                 _ = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             }
-            #expect(try FileSystem.permissions(atPath: store.folderURL.path) == 0o755)
+            #expect(try ForeignFiles.permissions(atPath: store.folderURL.path) == 0o755)
         }
     }
 

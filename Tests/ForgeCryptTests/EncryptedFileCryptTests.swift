@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct EncryptedFileCryptTests {
     }
 
     private func permissions(_ url: URL) throws -> UInt16? {
-        try FileSystem.permissions(atPath: url.path)
+        try ForeignFiles.permissions(atPath: url.path)
     }
 
     private func expectError(_ expected: CryptStoreError, _ body: () throws -> Void) {
@@ -113,7 +114,7 @@ struct EncryptedFileCryptTests {
         try withFolder { folder in
             let keyURL = folder.appendingPathComponent("master.key")
             _ = try vault(folder, .keyFile(keyURL))
-            try FileSystem.setPermissions(mode, atPath: keyURL.path)
+            try ForeignFiles.setPermissions(mode, atPath: keyURL.path)
             expectError(.insecureKeyFile(path: keyURL.path, permissions: mode)) {
                 _ = try vault(folder, .keyFile(keyURL))
             }
@@ -123,19 +124,13 @@ struct EncryptedFileCryptTests {
     @Test func aKeyFileOfTheWrongSizeOrAShortKeyOrAnEmptyPassphraseIsRefused() throws {
         try withFolder { folder in
             let keyURL = folder.appendingPathComponent("short.key")
-            try FileSystem.writeAtomically(Data(repeating: 7, count: 16), toPath: keyURL.path, options: ownerOnly)
+            try ForeignFiles.write(Data(repeating: 7, count: 16), toPath: keyURL.path, permissions: 0o600)
             #expect(throws: CryptStoreError.self) { _ = try vault(folder, .keyFile(keyURL), namespace: "a") }
             #expect(throws: CryptStoreError.self) {
                 _ = try vault(folder, .symmetric(SymmetricKey(size: SymmetricKeySize(bitCount: 64))), namespace: "b")
             }
             #expect(throws: CryptStoreError.self) { _ = try vault(folder, .passphrase(""), namespace: "c") }
         }
-    }
-
-    private var ownerOnly: FileSystem.WriteOptions {
-        var options = FileSystem.WriteOptions()
-        options.permissions = 0o600
-        return options
     }
 
     // MARK: Tampering
@@ -234,7 +229,7 @@ struct EncryptedFileCryptTests {
             #expect(try permissions(store.folderURL.appendingPathComponent(VaultHeader.fileName)) == 0o600)
             #expect(try permissions(store.fileURL(for: token)) == 0o600)
 
-            try FileSystem.setPermissions(0o644, atPath: store.fileURL(for: token).path)
+            try ForeignFiles.setPermissions(0o644, atPath: store.fileURL(for: token).path)
             try store.set("second", for: token)
             #expect(try permissions(store.fileURL(for: token)) == 0o600)
             #expect(try store.get(token) == "second")
@@ -245,8 +240,8 @@ struct EncryptedFileCryptTests {
     func aWiderPreexistingFolderIsTightenedTo0700(mode: UInt16) throws {
         try withFolder { folder in
             let vaultFolder = folder.appendingPathComponent("secrets", isDirectory: true)
-            try FileSystem.createDirectories(atPath: vaultFolder.path)
-            try FileSystem.setPermissions(mode, atPath: vaultFolder.path)
+            try ForeignFiles.createFolder(atPath: vaultFolder.path)
+            try ForeignFiles.setPermissions(mode, atPath: vaultFolder.path)
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             #expect(store.folderURL.path == vaultFolder.path)
             #expect(try permissions(vaultFolder) == 0o700)

@@ -12,9 +12,9 @@ struct MasterKeyLeftoverTests {
         let vault = try EncryptedFileCrypt(directory: .custom(folder), namespace: "vault", masterKey: .keyFile(keyFile))
         try vault.set("kept", for: CryptKey<String>(key: "token"))
         // A process id no system hands out (above every `pid_max`), so its temporary file is an orphan.
-        let orphan = folder.appendingPathComponent("keys/.master.key\(FileSystem.temporaryMarker)2147483646-x")
+        let orphan = folder.appendingPathComponent("keys/.master.key\(TemporaryName.marker)2147483646-x")
         let live = folder.appendingPathComponent(
-            "keys/.master.key\(FileSystem.temporaryMarker)\(ProcessInfo.processInfo.processIdentifier)-y"
+            "keys/.master.key\(TemporaryName.marker)\(ProcessInfo.processInfo.processIdentifier)-y"
         )
         try Data(count: 32).write(to: orphan)
         try Data(count: 32).write(to: live)

@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Foundation
 import Testing
 
@@ -16,8 +17,8 @@ struct DiskFileStoreUnicodeSpellingTests {
         try await withTemporaryFolder { base in
             let store = DiskFileStore(directory: .custom(base), namespace: "files")
             let root = store.folderURL.path
-            try FileSystem.writeAtomically(Data("menu".utf8), toPath: root + "/" + decomposedFolder + "/menu.txt")
-            try FileSystem.writeAtomically(Data("cv".utf8), toPath: root + "/" + decomposedFile)
+            try ForeignFiles.write(Data("menu".utf8), toPath: root + "/" + decomposedFolder + "/menu.txt")
+            try ForeignFiles.write(Data("cv".utf8), toPath: root + "/" + decomposedFile)
             let onDisk = try FileManager.default.contentsOfDirectory(atPath: root)
             #expect(
                 Set(onDisk.map { Array($0.utf8) }) == [Array(decomposedFolder.utf8), Array(decomposedFile.utf8)],
@@ -117,8 +118,8 @@ extension DiskFileStoreUnicodeSpellingTests {
         try await withTemporaryFolder { base in
             let store = DiskFileStore(directory: .custom(base), namespace: "files")
             let root = store.folderURL.path
-            try FileSystem.writeAtomically(Data("NFC".utf8), toPath: root + "/caf\u{E9}.txt")
-            try FileSystem.writeAtomically(Data("NFD, longer".utf8), toPath: root + "/cafe\u{301}.txt")
+            try ForeignFiles.write(Data("NFC".utf8), toPath: root + "/caf\u{E9}.txt")
+            try ForeignFiles.write(Data("NFD, longer".utf8), toPath: root + "/cafe\u{301}.txt")
 
             #expect(try await store.list(in: "") == ["caf\u{E9}.txt"])
             #expect(try await store.load("caf\u{E9}.txt") == Data("NFC".utf8))
@@ -137,8 +138,8 @@ extension DiskFileStoreUnicodeSpellingTests {
         try await withTemporaryFolder { base in
             let store = DiskFileStore(directory: .custom(base), namespace: "files")
             let root = store.folderURL.path
-            try FileSystem.writeAtomically(Data("file".utf8), toPath: root + "/caf\u{E9}")
-            try FileSystem.writeAtomically(Data("menu".utf8), toPath: root + "/cafe\u{301}/menu.txt")
+            try ForeignFiles.write(Data("file".utf8), toPath: root + "/caf\u{E9}")
+            try ForeignFiles.write(Data("menu".utf8), toPath: root + "/cafe\u{301}/menu.txt")
 
             #expect(try await store.list(in: "") == ["caf\u{E9}"])
             #expect(try await store.load("caf\u{E9}") == Data("file".utf8))
@@ -154,7 +155,7 @@ extension DiskFileStoreUnicodeSpellingTests {
             let name = String(repeating: "\u{1D15E}", count: 63)
             #expect(name.utf8.count == 252)
             #expect(FileNameEncoding.canonicalForm(of: name).utf8.count == 504)
-            try FileSystem.writeAtomically(Data("x".utf8), toPath: store.folderURL.path + "/" + name)
+            try ForeignFiles.write(Data("x".utf8), toPath: store.folderURL.path + "/" + name)
             try await store.save(Data("kept".utf8), to: "kept.txt")
 
             #expect(try await store.list(in: "") == ["kept.txt"])

@@ -13,7 +13,7 @@ struct DiskKVStoreLeftoverTests {
             try Self.writeKeptValue(in: base)
             // The hidden folder of a removeAll that crashed, beside the namespace folder, and one of another
             // namespace that must stay.
-            let marker = FileSystem.temporaryMarker
+            let marker = TemporaryName.marker
             let trash = base.appendingPathComponent(".settings\(marker)\(Self.deadProcessID)-x1", isDirectory: true)
             let live = ProcessInfo.processInfo.processIdentifier
             let running = base.appendingPathComponent(".settings\(marker)\(live)-x2", isDirectory: true)
@@ -38,7 +38,7 @@ struct DiskKVStoreLeftoverTests {
             let folder = base.appendingPathComponent("settings", isDirectory: true)
             let orphan =
                 folder
-                .appendingPathComponent(".kept.json\(FileSystem.temporaryMarker)\(Self.deadProcessID)-x")
+                .appendingPathComponent(".kept.json\(TemporaryName.marker)\(Self.deadProcessID)-x")
             try Data("{\"torn".utf8).write(to: orphan)
 
             let reopened = DiskKVStore(directory: .custom(base), namespace: "settings")

@@ -171,7 +171,7 @@ struct DiskKVStoreTests {
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path)
             #expect(names.count == 5)
-            #expect(names.allSatisfy { !$0.contains(FileSystem.temporaryMarker) })
+            #expect(names.allSatisfy { !$0.contains(TemporaryName.marker) })
         }
     }
 
@@ -202,7 +202,7 @@ struct DiskKVStoreTests {
             try FileManager.default.createDirectory(at: namespaceFolder, withIntermediateDirectories: true)
             try Data("1".utf8).write(to: namespaceFolder.appendingPathComponent("k.json"))
             let deadPID = try deadProcessID()
-            let marker = FileSystem.temporaryMarker
+            let marker = TemporaryName.marker
             let orphan = namespaceFolder.appendingPathComponent(".k.json\(marker)\(deadPID)-abc")
             let live = namespaceFolder.appendingPathComponent(".k.json\(marker)\(getpid())-abc")
             // What a removeAll that crashed between its rename and its deletion leaves beside the folder.

@@ -32,7 +32,7 @@ struct CrashHarness {
     /// The names of the temporary files and folders anywhere in the writer's folder.
     func temporaryNames() -> [String] {
         let names = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
-        return names.filter { $0.contains(FileSystem.temporaryMarker) }
+        return names.filter { $0.contains(TemporaryName.marker) }
     }
 
     /// Opens every store after the next start of the app (see ``CrashSafetyTests``), and checks that no

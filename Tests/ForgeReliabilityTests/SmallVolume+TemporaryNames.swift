@@ -6,6 +6,6 @@ extension SmallVolume {
     /// The names of the temporary files and folders anywhere on the volume.
     func temporaryNames() -> [String] {
         let names = FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? []
-        return names.filter { $0.contains(FileSystem.temporaryMarker) }
+        return names.filter { $0.contains(TemporaryName.marker) }
     }
 }

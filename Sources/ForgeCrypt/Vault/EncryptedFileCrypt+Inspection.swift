@@ -14,8 +14,8 @@ extension EncryptedFileCrypt {
     /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed, or
     ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault.
     public func itemCount() throws -> Int {
-        try vault.checkHeader(inFolder: folderURL.path)
-        return try Self.countItems(inFolder: folderURL.path)
+        try vault.checkHeader()
+        return try Self.countItems(in: vault.folder)
     }
 
     /// Whether the folder of namespace `namespace` in `directory` holds a vault, without opening it.
@@ -28,9 +28,7 @@ extension EncryptedFileCrypt {
     ///   - namespace: The vault's namespace.
     /// - Returns: True when the namespace's folder holds a vault header.
     public static func vaultExists(directory: StorageDirectory, namespace: String) -> Bool {
-        FileSystem.regularFileExists(
-            atPath: vaultFolderPath(directory: directory, namespace: namespace) + "/" + VaultHeader.fileName
-        )
+        (try? StoreFolder(directory: directory, namespace: namespace).status(of: VaultHeader.fileName))?.kind == .file
     }
 
     /// The number of items in the vault of namespace `namespace` in `directory`, without opening it.
@@ -47,18 +45,14 @@ extension EncryptedFileCrypt {
     /// - Returns: The number of items; zero when the folder does not exist.
     /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed.
     public static func itemCount(directory: StorageDirectory, namespace: String) throws -> Int {
-        try countItems(inFolder: vaultFolderPath(directory: directory, namespace: namespace))
+        try countItems(in: StoreFolder(directory: directory, namespace: namespace))
     }
 
-    private static func vaultFolderPath(directory: StorageDirectory, namespace: String) -> String {
-        directory.folderURL(forNamespace: namespace).path
-    }
-
-    private static func countItems(inFolder path: String) throws(CryptStoreError) -> Int {
+    private static func countItems(in folder: StoreFolder) throws(CryptStoreError) -> Int {
         do {
-            return try FileSystem.listDirectory(atPath: path).filter(isItemFile).count
+            return try folder.list().filter(isItemFile).count
         } catch {
-            throw .openFailed(path: path, underlying: error.description)
+            throw .openFailed(path: folder.path, underlying: error.description)
         }
     }
 }

@@ -58,8 +58,7 @@ public struct EncryptedFileCrypt: Sendable {
     /// The vault folder: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
-    private let folderPath: String
-    /// The header this store opened the vault with, and the keys derived from it.
+    /// The header this store opened the vault with, its folder, and the keys derived from it.
     let vault: OpenedVault
     private var keys: VaultKeys { vault.keys }
 
@@ -97,10 +96,16 @@ public struct EncryptedFileCrypt: Sendable {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
-        self.folderURL = directory.folderURL(forNamespace: namespace)
-        self.folderPath = folderURL.path
+        // Owner-only, flushed, and never created by an item's write: only opening makes the folder.
+        let folder = StoreFolder(directory: directory, namespace: namespace, protection: fileProtection) {
+            $0.filePermissions = Self.filePermissions
+            $0.folderPermissions = Self.folderPermissions
+            $0.durability = .flushed
+            $0.createsFolder = false
+        }
+        self.folderURL = folder.url
         try masterKey.validate()
-        self.vault = try OpenedVault(atPath: folderPath, masterKey: masterKey, protection: fileProtection)
+        self.vault = try OpenedVault(in: folder, masterKey: masterKey)
     }
 
     /// The file that holds (or would hold) the item stored under `key`.
@@ -110,19 +115,16 @@ public struct EncryptedFileCrypt: Sendable {
         folderURL.appendingPathComponent(keys.item(for: key.key).fileName, isDirectory: false)
     }
 
-    private func itemPath(for key: String) -> String {
-        folderPath + "/" + keys.item(for: key).fileName
-    }
+    private var folder: StoreFolder { vault.folder }
 
     /// Whether `entry` is an item file: a regular file with an item's name.
-    static func isItemFile(_ entry: FileSystem.Entry) -> Bool {
+    static func isItemFile(_ entry: FolderEntry) -> Bool {
         entry.kind == .file && hasItemName(entry)
     }
 
     /// Whether `entry` has the name of an item file, whatever it is.
-    static func hasItemName(_ entry: FileSystem.Entry) -> Bool {
-        entry.kind != .directory && entry.hasUTF8Name && entry.name.hasSuffix(VaultKeys.itemExtension)
-            && !entry.name.hasPrefix(".")
+    static func hasItemName(_ entry: FolderEntry) -> Bool {
+        entry.kind != .folder && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
     }
 }
 
@@ -136,8 +138,8 @@ extension EncryptedFileCrypt: CryptStoring {
         let item = keys.item(for: key.key)
         let file: Data
         do {
-            file = try FileSystem.readFile(named: item.fileName, inFolder: folderPath)
-        } catch  where error.isNotFound || error.isSymbolicLink {
+            file = try folder.read(item.fileName)
+        } catch where error.isNotFound || error.isSymbolicLink {
             // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
@@ -164,7 +166,7 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch {
             throw CryptStoreError.writeFailed(key: key.key, underlying: String(describing: error))
         }
-        try vault.writeItem(file, named: item.fileName, inFolder: folderPath, for: key.key)
+        try vault.writeItem(file, named: item.fileName, for: key.key)
     }
 
     /// Removes the item stored for `key`; succeeds when there is none.
@@ -172,7 +174,9 @@ extension EncryptedFileCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
         do {
-            try FileSystem.removeFile(atPath: itemPath(for: key.key))
+            try folder.remove(keys.item(for: key.key).fileName)
+        } catch where error.isMissing {
+            // Nothing stored: done.
         } catch {
             throw CryptStoreError.removeFailed(key: key.key, underlying: error.description)
         }
@@ -187,7 +191,7 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   when its folder cannot be read: that never reads as "not stored".
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
         do {
-            return try FileSystem.isRegularFile(atPath: itemPath(for: key.key))
+            return try folder.status(of: keys.item(for: key.key).fileName)?.kind == .file
         } catch {
             throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
         }
@@ -199,11 +203,13 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault.
     public func deleteAll() throws {
         // A stale store never removes the items of a vault created since in its folder.
-        try vault.checkHeader(inFolder: folderPath)
+        try vault.checkHeader()
         do {
             // Links with an item's name are removed too (never what they lead to); they are not items.
-            for entry in try FileSystem.listDirectory(atPath: folderPath) where Self.hasItemName(entry) {
-                try FileSystem.removeFile(atPath: folderPath + "/" + entry.name)
+            for entry in try folder.list() where Self.hasItemName(entry) {
+                do {
+                    try folder.remove(entry.name)
+                } catch where error.isMissing {}
             }
         } catch {
             throw CryptStoreError.removeAllFailed(underlying: error.description)

@@ -90,15 +90,18 @@ extension MasterKey {
     ///   ``CryptStoreError/invalidMasterKey(reason:)`` when it does not hold 32 bytes, or
     ///   ``CryptStoreError/openFailed(path:underlying:)``.
     private static func readKeyFile(atPath path: String) throws(CryptStoreError) -> SymmetricKey? {
+        // The key file is the caller's own path, outside any store: a link to it (a mounted secret) is followed.
         let file: (data: Data, permissions: UInt16)
         do {
-            file = try FileSystem.readFileWithPermissions(atPath: path)
-        } catch  where error.isNotFound {
+            let descriptor = try Descriptor(opening: path, .read)
+            // Both from one open file: the bits describe the very file whose bytes are read.
+            file = (try descriptor.readAll(), try descriptor.status().permissions)
+        } catch where error.isNotFound {
             return nil
         } catch {
             throw .openFailed(path: path, underlying: error.description)
         }
-        guard file.permissions & FileSystem.groupAndOtherPermissions == 0 else {
+        guard file.permissions & FileStatus.groupAndOtherPermissions == 0 else {
             throw .insecureKeyFile(path: path, permissions: file.permissions)
         }
         guard file.data.count == CryptoPrimitives.keyByteCount else {
@@ -116,25 +119,22 @@ extension MasterKey {
     /// has opened with the key, so a failed open changes nothing.
     func removeKeyFileLeftovers() {
         guard case .keyFile(let url) = self else { return }
-        let path = url.standardizedFileURL.path
-        let (folder, name) = FileSystem.split(path)
-        FileSystem.removeOrphanedTemporaryFiles(inDirectory: folder, forName: name)
+        let keyFile = url.standardizedFileURL
+        StoreFolder(path: keyFile.deletingLastPathComponent().path).removeOrphanedTemporaries(of: keyFile.lastPathComponent)
     }
 
     /// Creates a key file of random bytes at `path`, owner-only, unless one appeared there meanwhile.
     private static func createKeyFile(atPath path: String) throws(CryptStoreError) {
-        var options = FileSystem.WriteOptions()
-        options.permissions = 0o600
-        options.directoryPermissions = 0o700
-        options.replaceExisting = false
-        options.synchronize = true
+        var options = StoreFolder.Options()
+        options.filePermissions = 0o600
+        options.folderPermissions = 0o700
+        options.durability = .flushed
+        let keyFile = URL(fileURLWithPath: path)
+        let folder = StoreFolder(path: keyFile.deletingLastPathComponent().path, options: options)
         do {
-            try FileSystem.writeAtomically(
-                CryptoPrimitives.randomBytes(count: CryptoPrimitives.keyByteCount),
-                toPath: path,
-                options: options
-            )
-        } catch  where error.isAlreadyExists {
+            let key = CryptoPrimitives.randomBytes(count: CryptoPrimitives.keyByteCount)
+            try folder.write(key, as: keyFile.lastPathComponent, replacing: false)
+        } catch where error.isAlreadyExists {
             return
         } catch {
             throw .openFailed(path: path, underlying: error.description)

@@ -9,67 +9,58 @@ internal import Foundation
 /// folder) is written back, and a folder that now holds another vault is refused, so no item is ever left
 /// where it cannot be read back.
 struct OpenedVault: Sendable {
+    /// The vault's folder: owner-only, flushed, never created by an item's write.
+    let folder: StoreFolder
     /// The header this store opened or created.
     let header: VaultHeader
     /// The header's bytes as this store read or wrote them: what a restored header is written with.
     let headerBytes: Data
     /// The keys derived from the master key and the header.
     let keys: VaultKeys
-    /// The Data Protection level of the folder and each file.
-    let protection: FileProtection
 
-    /// Opens the vault in the folder at `folder`, or creates it when the folder holds no vault.
+    /// Opens the vault in `folder`, or creates it when the folder holds no vault.
     ///
     /// - Throws: the ``CryptStoreError`` of ``EncryptedFileCrypt/init(directory:namespace:masterKey:fileProtection:)``.
-    init(atPath folder: String, masterKey: MasterKey, protection: FileProtection) throws(CryptStoreError) {
+    init(in folder: StoreFolder, masterKey: MasterKey) throws(CryptStoreError) {
         // A second pass only follows a header that another process created at the same moment.
         for _ in 0..<2 {
-            if let (header, bytes) = try Self.readHeader(inFolder: folder) {
-                let key = try masterKey.keyBytes(forVaultWith: header, vaultPath: folder)
+            if let (header, bytes) = try Self.readHeader(in: folder) {
+                let key = try masterKey.keyBytes(forVaultWith: header, vaultPath: folder.path)
                 let keys = VaultKeys(masterKey: key, vaultID: header.vaultID)
                 guard keys.matches(keyCheck: header.keyCheck) else {
-                    throw .wrongMasterKey(path: folder, createdWith: header.masterKey)
+                    throw .wrongMasterKey(path: folder.path, createdWith: header.masterKey)
                 }
-                self.init(header: header, headerBytes: bytes, keys: keys, protection: protection)
-                try secureFolder(folder)
-                FileSystem.removeLeftoversOnce(inFolder: folder)
+                self.init(folder: folder, header: header, headerBytes: bytes, keys: keys)
+                try secureFolder()
+                folder.removeLeftoversOnce()
                 masterKey.removeKeyFileLeftovers()
                 return
             }
-            if let created = try Self.create(inFolder: folder, masterKey: masterKey, protection: protection) {
+            if let created = try Self.create(in: folder, masterKey: masterKey) {
                 self = created
-                FileSystem.removeLeftoversOnce(inFolder: folder)
+                folder.removeLeftoversOnce()
                 masterKey.removeKeyFileLeftovers()
                 return
             }
         }
-        throw .openFailed(path: folder, underlying: "the vault header changed while it was being created")
+        throw .openFailed(path: folder.path, underlying: "the vault header changed while it was being created")
     }
 
-    private init(header: VaultHeader, headerBytes: Data, keys: VaultKeys, protection: FileProtection) {
+    private init(folder: StoreFolder, header: VaultHeader, headerBytes: Data, keys: VaultKeys) {
+        self.folder = folder
         self.header = header
         self.headerBytes = headerBytes
         self.keys = keys
-        self.protection = protection
     }
 
     /// Creates a new vault in `folder`; nil when another opener created one first (read it instead).
     ///
     /// A folder this creates is removed again when creating the vault fails (only while it is empty).
-    private static func create(
-        inFolder folder: String,
-        masterKey: MasterKey,
-        protection: FileProtection
-    ) throws(CryptStoreError) -> OpenedVault? {
-        try refuseItemsWithoutHeader(inFolder: folder)
-        let createdFolder: Bool
-        do {
-            createdFolder = try FileSystem.status(atPath: folder) == nil
-        } catch {
-            throw .openFailed(path: folder, underlying: error.description)
-        }
+    private static func create(in folder: StoreFolder, masterKey: MasterKey) throws(CryptStoreError) -> OpenedVault? {
+        try refuseItemsWithoutHeader(in: folder)
+        var createdFolder = false
         do throws(CryptStoreError) {
-            let (key, passphrase) = try masterKey.keyForNewVault(vaultPath: folder)
+            let (key, passphrase) = try masterKey.keyForNewVault(vaultPath: folder.path)
             let vaultID = CryptoPrimitives.randomBytes(count: VaultHeader.vaultIDByteCount)
             let keys = VaultKeys(masterKey: key, vaultID: vaultID)
             let header = VaultHeader(
@@ -83,14 +74,15 @@ struct OpenedVault: Sendable {
             do {
                 bytes = try JSONCodec.encode(header)
             } catch {
-                throw .openFailed(path: folder, underlying: String(describing: error))
+                throw .openFailed(path: folder.path, underlying: String(describing: error))
             }
-            let vault = OpenedVault(header: header, headerBytes: bytes, keys: keys, protection: protection)
+            let vault = OpenedVault(folder: folder, header: header, headerBytes: bytes, keys: keys)
+            createdFolder = try vault.secureFolder()
             // Never replaces a header: a concurrent opener's header wins and this one reads it.
-            return try vault.writeHeader(inFolder: folder) ? vault : nil
+            return try vault.writeHeader() ? vault : nil
         } catch {
             // Only an empty folder is removed: a concurrent opener's vault is never touched.
-            if createdFolder { FileSystem.removeEmptyDirectory(atPath: folder) }
+            if createdFolder { folder.removeIfEmpty() }
             throw error
         }
     }
@@ -98,53 +90,34 @@ struct OpenedVault: Sendable {
     /// Creates the owner-only folder when missing and writes the header into it, unless one is there.
     ///
     /// - Returns: false when the folder already holds a header.
-    private func writeHeader(inFolder folder: String) throws(CryptStoreError) -> Bool {
-        var options = itemOptions
-        options.replaceExisting = false
+    private func writeHeader() throws(CryptStoreError) -> Bool {
         // A second pass follows a folder removed between its creation and the write (by a failed concurrent open).
         for _ in 0..<2 {
-            try secureFolder(folder)
+            try secureFolder()
             do {
-                try FileSystem.writeAtomically(
-                    headerBytes,
-                    named: VaultHeader.fileName,
-                    inFolder: folder,
-                    options: options
-                )
+                try folder.write(headerBytes, as: VaultHeader.fileName, replacing: false)
                 return true
-            } catch  where error.isAlreadyExists {
+            } catch where error.isAlreadyExists {
                 return false
-            } catch  where error.code == ENOENT {
+            } catch where error.isMissing {
                 continue
             } catch {
-                throw .openFailed(path: folder, underlying: error.description)
+                throw .openFailed(path: folder.path, underlying: error.description)
             }
         }
-        throw .openFailed(path: folder, underlying: "the vault folder vanished while its header was written")
+        throw .openFailed(path: folder.path, underlying: "the vault folder vanished while its header was written")
     }
 
     /// Creates the folder owner-only, or sets an existing folder's permissions back to owner-only.
-    private func secureFolder(_ folder: String) throws(CryptStoreError) {
+    ///
+    /// - Returns: Whether the folder was created.
+    @discardableResult
+    private func secureFolder() throws(CryptStoreError) -> Bool {
         do {
-            try FileSystem.createDirectory(
-                atPath: folder,
-                exactPermissions: EncryptedFileCrypt.folderPermissions,
-                protection: protection
-            )
+            return try folder.create(exactPermissions: true)
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw .openFailed(path: folder.path, underlying: error.description)
         }
-    }
-
-    /// How item files are written: owner-only, flushed, into the vault folder only (never creating it).
-    private var itemOptions: FileSystem.WriteOptions {
-        var options = FileSystem.WriteOptions()
-        options.permissions = mode_t(EncryptedFileCrypt.filePermissions)
-        options.directoryPermissions = mode_t(EncryptedFileCrypt.folderPermissions)
-        options.synchronize = true
-        options.protection = protection
-        options.createsFolders = false
-        return options
     }
 }
 
@@ -159,18 +132,15 @@ extension OpenedVault {
     ///
     /// - Throws: ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault, or
     ///   ``CryptStoreError/writeFailed(key:underlying:)``, naming `key`.
-    func writeItem(_ file: Data, named name: String, inFolder folder: String, for key: String) throws(CryptStoreError) {
-        let vaultFolder = FileSystem.ConfinedFolder(path: folder, options: itemOptions)
+    func writeItem(_ file: Data, named name: String, for key: String) throws(CryptStoreError) {
         // Further passes follow a header or folder that was removed, and restored here.
         for _ in 0..<3 {
-            let result: FileSystem.ConfinedFolder.GuardedWrite
+            let result: StoreFolder.GuardedWrite
             do {
-                result = try vaultFolder.writeFile(file, named: name, ifFileNamed: VaultHeader.fileName) {
-                    isThisVaultsHeader($0)
-                }
-            } catch  where error.code == ENOENT {
+                result = try folder.write(file, as: name, ifFileNamed: VaultHeader.fileName) { isThisVaultsHeader($0) }
+            } catch where error.isMissing {
                 // The folder is gone, or went while the item was written into it.
-                try restoreHeader(inFolder: folder, for: key)
+                try restoreHeader(for: key)
                 continue
             } catch {
                 throw .writeFailed(key: key, underlying: error.description)
@@ -179,27 +149,27 @@ extension OpenedVault {
             case .written:
                 return
             case .guardMissing:
-                try restoreHeader(inFolder: folder, for: key)
+                try restoreHeader(for: key)
             case .guardRejected:
-                throw .vaultReplaced(path: folder)
+                throw .vaultReplaced(path: folder.path)
             }
         }
-        throw .writeFailed(key: key, underlying: "the vault folder '\(folder)' kept vanishing during the write")
+        throw .writeFailed(key: key, underlying: "the vault folder '\(folder.path)' kept vanishing during the write")
     }
 
     /// Throws ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault's header.
     ///
     /// A folder without a header, or no folder, passes: what it holds cannot belong to another vault.
-    func checkHeader(inFolder folder: String) throws(CryptStoreError) {
+    func checkHeader() throws(CryptStoreError) {
         let bytes: Data
         do {
-            bytes = try FileSystem.readFile(named: VaultHeader.fileName, inFolder: folder)
-        } catch  where error.isNotFound {
+            bytes = try folder.read(VaultHeader.fileName)
+        } catch where error.isNotFound {
             return
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw .openFailed(path: folder.path, underlying: error.description)
         }
-        guard isThisVaultsHeader(bytes) else { throw .vaultReplaced(path: folder) }
+        guard isThisVaultsHeader(bytes) else { throw .vaultReplaced(path: folder.path) }
     }
 
     /// Whether `bytes`, read from a vault folder, are this vault's header.
@@ -210,9 +180,9 @@ extension OpenedVault {
     }
 
     /// Writes the header back into `folder`, creating the folder when it is gone.
-    private func restoreHeader(inFolder folder: String, for key: String) throws(CryptStoreError) {
+    private func restoreHeader(for key: String) throws(CryptStoreError) {
         do throws(CryptStoreError) {
-            _ = try writeHeader(inFolder: folder)
+            _ = try writeHeader()
         } catch {
             throw .writeFailed(key: key, underlying: error.description)
         }
@@ -223,35 +193,35 @@ extension OpenedVault {
 
 extension OpenedVault {
     /// The vault's header and its bytes, or nil when the folder, or the header, does not exist.
-    private static func readHeader(inFolder folder: String) throws(CryptStoreError) -> (VaultHeader, Data)? {
+    private static func readHeader(in folder: StoreFolder) throws(CryptStoreError) -> (VaultHeader, Data)? {
         let data: Data
         do {
-            data = try FileSystem.readFile(named: VaultHeader.fileName, inFolder: folder)
-        } catch  where error.isNotFound {
+            data = try folder.read(VaultHeader.fileName)
+        } catch where error.isNotFound {
             return nil
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw .openFailed(path: folder.path, underlying: error.description)
         }
         guard let header = try? JSONCodec.decode(VaultHeader.self, from: data) else {
-            throw .corruptVault(path: folder, reason: "\(VaultHeader.fileName) is not a vault header")
+            throw .corruptVault(path: folder.path, reason: "\(VaultHeader.fileName) is not a vault header")
         }
-        if let problem = header.problem { throw .corruptVault(path: folder, reason: problem) }
+        if let problem = header.problem { throw .corruptVault(path: folder.path, reason: problem) }
         return (header, data)
     }
 
     /// Refuses to start a new vault in a folder that holds items: their header is gone, and a new one would
     /// make them unreadable for good.
-    private static func refuseItemsWithoutHeader(inFolder folder: String) throws(CryptStoreError) {
-        let entries: [FileSystem.Entry]
+    private static func refuseItemsWithoutHeader(in folder: StoreFolder) throws(CryptStoreError) {
+        let entries: [FolderEntry]
         do {
-            entries = try FileSystem.listDirectory(atPath: folder)
+            entries = try folder.list()
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw .openFailed(path: folder.path, underlying: error.description)
         }
         let itemCount = entries.filter(EncryptedFileCrypt.isItemFile).count
         guard itemCount == 0 else {
             throw .corruptVault(
-                path: folder,
+                path: folder.path,
                 reason: "\(VaultHeader.fileName) is missing, so its \(itemCount) item(s) cannot be opened"
             )
         }

@@ -1,0 +1,145 @@
+internal import Foundation
+
+extension StoreFolder {
+    /// Removes the store folder and everything in it, at once, without following links inside it.
+    ///
+    /// The folder is first renamed to a hidden sibling, so readers see all of it vanish at once and a crash
+    /// mid-way leaves no half-emptied folder under the store's name (the next sweep removes the sibling). When the
+    /// folder is a symbolic link, or its parent may not be changed, its contents are removed in place instead and
+    /// the folder stays. Succeeds when nothing is there.
+    package func removeAll() throws(FileSystemError) {
+        let parentPath = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        if let parent = try? Descriptor(opening: parentPath, .folder) {
+            guard let status = try parent.status(of: name) else { return }
+            if status.kind == .folder {
+                let trash = TemporaryName.make(for: name)
+                do {
+                    try parent.rename(name, to: trash)
+                    try Self.removeTree(EntryName(trash), in: parent)
+                    return
+                } catch where error.operation == .rename && error.isMissing {
+                    return
+                } catch where error.operation != .rename {
+                    throw error
+                } catch {
+                    // The parent may not be changed: empty the folder in place below.
+                }
+            }
+        }
+        let folder: Descriptor
+        do {
+            folder = try openRoot(creating: false)
+        } catch where error.isMissing {
+            return
+        }
+        try Self.removeContents(of: folder)
+    }
+
+    /// Removes the folder `name` in the open folder `parent`, and everything in it, without following links.
+    ///
+    /// A link or a file that took the folder's place since it was listed is removed itself.
+    static func removeTree(_ name: EntryName, in parent: Descriptor) throws(FileSystemError) {
+        let folder: Descriptor
+        do {
+            folder = try parent.openFolder(name)
+        } catch where error.isMissing {
+            return
+        } catch where error.isSymbolicLink || error.isNotDirectory {
+            do {
+                try parent.remove(name)
+            } catch where error.isMissing {}
+            return
+        }
+        var attempts = 0
+        while true {
+            try removeContents(of: folder)
+            do {
+                try parent.remove(name, folder: true)
+                return
+            } catch where error.isMissing {
+                return
+            } catch where error.isNotEmpty && attempts < 8 {
+                // A writer holding the folder open added a file since it was listed: empty it again.
+                attempts += 1
+            }
+        }
+    }
+
+    /// Removes everything in the open `folder`, which stays; names that are not UTF-8 too, so the folder can go.
+    static func removeContents(of folder: Descriptor) throws(FileSystemError) {
+        for entry in try folder.entries() {
+            if entry.kind == .folder {
+                try removeTree(entry.storedName, in: folder)
+            } else {
+                do {
+                    try folder.remove(entry.storedName)
+                } catch where error.isMissing {}
+            }
+        }
+    }
+
+    /// Removes the store folder when it is empty; false when it is not empty or not there.
+    @discardableResult
+    package func removeIfEmpty() -> Bool {
+        Descriptor.removeEmptyFolder(atPath: path)
+    }
+}
+
+// MARK: Leftovers
+
+extension StoreFolder {
+    /// The folders whose leftovers this process has already removed.
+    private static let sweptFolders = LockedState<Set<String>>([])
+
+    /// Removes what crashed writers left in and beside the store folder, once per process.
+    ///
+    /// That is the temporary files of dead processes in the folder and beneath it (with the folders they leave
+    /// empty), and the hidden sibling a crashed ``removeAll()`` left. Later calls for the same folder in the same
+    /// process return at once, since a running process leaves no orphans of its own. A store created while the
+    /// first sweep still runs does not wait for it: the sweep removes only files that no store reads, lists or
+    /// writes, and a write whose new folder it removes as empty starts again.
+    package func removeLeftoversOnce() {
+        guard Self.sweptFolders.withLock({ $0.insert(path).inserted }) else { return }
+        if let root = try? openRoot(creating: false) { Self.removeOrphans(in: root) }
+        let parent = StoreFolder(path: (path as NSString).deletingLastPathComponent)
+        parent.removeOrphanedTemporaries(of: (path as NSString).lastPathComponent)
+    }
+
+    /// Removes the temporary files and folders that dead processes made for the entry `name` of this folder.
+    ///
+    /// Returns how many it removed; errors are ignored.
+    @discardableResult
+    package func removeOrphanedTemporaries(of name: String) -> Int {
+        guard let folder = try? openRoot(creating: false), let entries = try? folder.entries() else { return 0 }
+        let prefix = TemporaryName.prefix(for: name)
+        return entries.filter { $0.name.hasPrefix(prefix) && Self.removeOrphan($0, in: folder) }.count
+    }
+
+    /// Removes the temporary files of dead processes in the open `folder` and beneath it, and the folders that
+    /// leaves empty; returns how many it removed. Errors are ignored: what stays is tried again next time.
+    @discardableResult
+    static func removeOrphans(in folder: Descriptor) -> Int {
+        guard let entries = try? folder.entries() else { return 0 }
+        var removed = 0
+        for entry in entries {
+            if removeOrphan(entry, in: folder) {
+                removed += 1
+            } else if entry.kind == .folder && !TemporaryName.isTemporary(entry.name),
+                let child = try? folder.openFolder(entry.storedName)
+            {
+                removed += removeOrphans(in: child)
+                // Fails, as it should, unless the folder is now empty.
+                try? folder.remove(entry.storedName, folder: true)
+            }
+        }
+        return removed
+    }
+
+    /// Removes `entry` of the open `folder` when it is a dead process's temporary file or folder.
+    private static func removeOrphan(_ entry: FolderEntry, in folder: Descriptor) -> Bool {
+        guard TemporaryName.isOrphaned(entry.name) else { return false }
+        if entry.kind == .folder { return (try? removeTree(entry.storedName, in: folder)) != nil }
+        return (try? folder.remove(entry.storedName)) != nil
+    }
+}

@@ -1,0 +1,192 @@
+package import Foundation
+
+/// The folder of one disk store, and the only way the stores reach what is in it.
+///
+/// Every disk store holds one: `DiskKVStore` (one file per key), `DiskFileStore` (files by relative path) and
+/// the vault (one file per item, beside its header). The folder itself is opened by its path, so a base folder
+/// that is a link (a symlinked home folder) is followed; everything beneath it is reached from the folder's
+/// descriptor one name at a time, never following a symbolic link. A link planted anywhere inside, as a file or
+/// as a folder on the way, fails the call with `ELOOP` instead of leading it outside.
+///
+/// Errors are ``FileSystemError``s whose codes say what stood in the way: `ENOENT` nothing, `ENOTDIR` a file
+/// where a folder was needed, `EISDIR` a folder where a file was needed, `ELOOP` a symbolic link, `EEXIST` a
+/// file that may not be replaced. Folders beneath the store folder are made by writes and exist only while they
+/// hold something: a removal removes the folders it leaves empty, and so does a write that fails.
+package struct StoreFolder: Sendable {
+    /// The folder's absolute path.
+    package let path: String
+    /// How files and folders are written.
+    package let options: Options
+
+    /// How a store's files and folders are written.
+    package struct Options: Sendable {
+        /// The permission bits of new files, before the umask.
+        package var filePermissions: UInt16 = 0o644
+        /// The permission bits of new folders, before the umask.
+        package var folderPermissions: UInt16 = 0o755
+        /// The Data Protection level of new files and folders, on platforms that have it.
+        package var protection: FileProtection? = nil
+        /// Whether a write is flushed to the device before it returns.
+        package var durability: Durability = .atomic
+        /// When false, writes never create the store folder: a write into a missing folder fails with `ENOENT`.
+        package var createsFolder = true
+
+        /// Files `0o644`, folders `0o755`, no protection, not flushed, the folder made on the first write.
+        package init() {}
+    }
+
+    /// The folder at `path`, which need not exist yet.
+    package init(path: String, options: Options = Options()) {
+        self.path = path
+        self.options = options
+    }
+
+    /// The folder a disk store keeps `namespace` in, inside `directory`: the one place the stores turn their
+    /// directory, namespace, protection and durability into a folder.
+    package init(
+        directory: StorageDirectory,
+        namespace: String,
+        protection: FileProtection? = nil,
+        durability: Durability = .atomic,
+        configure: (inout Options) -> Void = { _ in }
+    ) {
+        var options = Options()
+        options.protection = protection
+        options.durability = durability
+        configure(&options)
+        self.init(path: directory.folderURL(forNamespace: namespace).path, options: options)
+    }
+
+    /// The folder's file URL.
+    package var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+}
+
+// MARK: Files
+
+extension StoreFolder {
+    /// Reads the regular file `name` in the sub-folder `folders` (none: the store folder itself).
+    package func read(_ name: String, in folders: ArraySlice<String> = []) throws(FileSystemError) -> Data {
+        if folders.isEmpty, let file = try? Descriptor(opening: path + "/" + name, .read, followsLink: false) {
+            // A name right in the folder opens by its path, as the folder itself does, with the link check for
+            // the name. A failure goes the long way below, which finds the reason.
+            return try file.readAll()
+        }
+        let folder = try openFolder(folders, creating: false)
+        return try folder.openEntry(storedName(of: name, in: folder), .read).readAll()
+    }
+
+    /// The status of `name` in the sub-folder `folders`, a link not followed; nil when nothing is there.
+    package func status(of name: String, in folders: ArraySlice<String> = []) throws(FileSystemError) -> FileStatus? {
+        let folder: Descriptor
+        do {
+            folder = try openFolder(folders, creating: false)
+        } catch where error.isNotFound {
+            return nil
+        }
+        return try folder.status(of: storedName(of: name, in: folder))
+    }
+
+    /// Writes `data` as the file `name` in the sub-folder `folders` atomically, creating the folders on the way.
+    ///
+    /// The data goes to a temporary file beside the target, which is then renamed over it, or, when `replacing`
+    /// is false, linked to it: the link fails with `EEXIST` if anything is there, so there is no
+    /// check-then-write race. Readers see the old file or the new one; a failed write leaves no temporary file
+    /// and no folder it created. A write whose folder is removed under it (by a concurrent removal of the
+    /// folder's last file) starts again.
+    package func write(
+        _ data: Data,
+        as name: String,
+        in folders: ArraySlice<String> = [],
+        replacing: Bool = true
+    ) throws(FileSystemError) {
+        var attempts = 0
+        while true {
+            do {
+                let folder = try openFolder(folders, creating: true)
+                // A file stored under another Unicode spelling of `name` is replaced, so the folder keeps one file.
+                try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
+                return
+            } catch {
+                attempts += 1
+                // A folder on the way vanished after it was opened: go again.
+                if error.isMissing && options.createsFolder && attempts < 8 { continue }
+                removeEmptyFolders(folders)
+                throw error
+            }
+        }
+    }
+
+    /// Writes `data` as `name` in the open `folder`, through a temporary file renamed (or linked) into place.
+    func write(_ data: Data, as name: String, into folder: Descriptor, replacing: Bool) throws(FileSystemError) {
+        let temporary = TemporaryName.make(for: name)
+        let file = try folder.openEntry(temporary, .createNew(permissions: options.filePermissions))
+        do {
+            try file.writeAll(data)
+            if options.durability == .flushed { try file.synchronize() }
+            try file.close()
+            try applyProtection(toPath: folder.child(temporary))
+            if replacing {
+                try folder.rename(temporary, to: name)
+            } else {
+                try folder.link(temporary, as: name)
+                try? folder.remove(EntryName(temporary))
+            }
+        } catch {
+            try? folder.remove(EntryName(temporary))
+            throw error
+        }
+        // The file is in place whatever this flush reports: a failure here cannot be told as a failed write.
+        if options.durability == .flushed { try? folder.synchronize() }
+    }
+
+    /// Removes the file `name` in the sub-folder `folders`, then the folders this leaves empty.
+    ///
+    /// A folder fails with `EISDIR`, nothing there with `ENOENT`. A symbolic link or another kind of file is
+    /// removed itself, never what it leads to, unless `regularFilesOnly` is set: then it fails with `ELOOP` or
+    /// `EINVAL` and stays.
+    package func remove(
+        _ name: String,
+        in folders: ArraySlice<String> = [],
+        regularFilesOnly: Bool = false
+    ) throws(FileSystemError) {
+        let folder = try openFolder(folders, creating: false)
+        let storedName = storedName(of: name, in: folder)
+        let target = folder.child(storedName)
+        switch try folder.status(of: storedName)?.kind {
+        case nil: throw .missing(.remove, path: target)
+        case .file: break
+        case .folder: throw .folderInTheWay(.remove, path: target)
+        case .symbolicLink where regularFilesOnly: throw .linkInTheWay(.remove, path: target)
+        case .other where regularFilesOnly: throw .invalid(.remove, path: target)
+        case .symbolicLink, .other: break
+        }
+        try folder.remove(EntryName(storedName))
+        removeEmptyFolders(folders)
+    }
+
+    /// Applies the Data Protection level to what `path` names, on platforms that have it.
+    func applyProtection(toPath path: @autoclosure () -> String) throws(FileSystemError) {
+        #if canImport(Darwin) && !os(macOS)
+        guard let protection = options.protection else { return }
+        do {
+            try FileManager.default.setAttributes([.protectionKey: protection.foundationValue], ofItemAtPath: path())
+        } catch {
+            throw .invalid(.setAttributes, path: path())
+        }
+        #endif
+    }
+}
+
+#if canImport(Darwin) && !os(macOS)
+extension FileProtection {
+    /// The Foundation attribute for this level.
+    fileprivate var foundationValue: FileProtectionType {
+        switch self {
+        case .none: .none
+        case .complete: .complete
+        case .completeUnlessOpen: .completeUnlessOpen
+        case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
+        }
+    }
+}
+#endif

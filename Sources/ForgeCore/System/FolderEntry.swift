@@ -1,0 +1,43 @@
+/// One entry of a folder: its name as a store shows it, its kind, and its name on disk.
+package struct FolderEntry: Sendable, Equatable {
+    /// The name as a store shows it: the name on disk, or its NFC spelling when the disk has it in NFD.
+    ///
+    /// A name whose bytes are not UTF-8 (which no store writes) has each ill-formed sequence replaced by U+FFFD.
+    package var name: String
+    /// What the entry is; a symbolic link is reported as a link, never followed.
+    package var kind: FileStatus.Kind
+    /// The name on disk, byte for byte, for calls that act on the entry.
+    package var storedName: EntryName
+
+    /// An entry whose shown name is its name on disk.
+    package init(storedName: EntryName, kind: FileStatus.Kind) {
+        self.name = storedName.string
+        self.kind = kind
+        self.storedName = storedName
+    }
+}
+
+/// A name in a folder as the system stores it: bytes, which are UTF-8 for every name a store writes.
+package struct EntryName: Sendable, Hashable {
+    /// The name as text; ill-formed UTF-8 sequences become U+FFFD.
+    package let string: String
+    /// The name's bytes when they are not UTF-8, so the entry can still be reached; nil for every name a store
+    /// writes.
+    package let undecodableBytes: [UInt8]?
+
+    /// The name spelled by `string`'s UTF-8.
+    package init(_ string: String) {
+        self.string = string
+        self.undecodableBytes = nil
+    }
+
+    /// The name with these bytes (without a terminating NUL).
+    package init<Bytes: Collection<UInt8>>(bytes: Bytes) {
+        let string = String(decoding: bytes, as: UTF8.self)
+        self.string = string
+        self.undecodableBytes = string.utf8.elementsEqual(bytes) ? nil : Array(bytes)
+    }
+
+    /// Whether the bytes are UTF-8, as every name a store writes is: only such entries can be store content.
+    package var isUTF8: Bool { undecodableBytes == nil }
+}
