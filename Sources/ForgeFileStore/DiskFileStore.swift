@@ -27,8 +27,9 @@ internal import ForgeCore
 /// process that crashes mid-save, finds the old content or the new, never a torn or empty file; a failed
 /// save leaves no temporary file. `overwrite: false` hard-links the temporary file to the target, which
 /// fails if anything is there: no check-then-write race. Temporary files are hidden (`.name.forge-tmp-…`)
-/// and never listed, counted or reported as existing. Saves are not flushed with `fsync`: a power loss may
-/// lose the most recent saves. Creating a store removes temporary files that crashed processes left in
+/// and never listed, counted or reported as existing. With ``Durability/atomic`` (the default) saves are
+/// not flushed, so a power loss may lose the most recent ones; with ``Durability/flushed`` each save
+/// flushes the file before the rename and the folder after. Creating a store removes temporary files that crashed processes left in
 /// any of its folders, the folders they left empty, and a ``deleteAll()`` that a crash interrupted.
 ///
 /// ## Names on disk

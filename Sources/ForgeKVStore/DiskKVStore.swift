@@ -24,11 +24,13 @@ internal import ForgeCore
 /// ## Atomicity and durability
 /// A write goes to a temporary file in the namespace folder that is then renamed over the key's file, so
 /// a reader, or a process that crashes mid-write, finds the old value or the new one, never a torn or
-/// empty file; a failed write leaves no temporary file. Writes are not flushed with `fsync`, like
-/// `UserDefaults`: after a power loss or kernel panic the most recent writes may be lost, and on file
-/// systems that do not order a rename after its data, a file written just before may read as empty (and
-/// so as nil). Temporary files of crashed processes are removed by the first store created for the
-/// namespace in a process.
+/// empty file; a failed write leaves no temporary file. What a power loss or kernel panic keeps is the
+/// store's ``Durability``: with ``Durability/atomic`` (the default, like `UserDefaults`) writes are not
+/// flushed, so the most recent ones may be lost, and on file systems that do not order a rename after its
+/// data a file written just before may read as empty (and so as nil); with ``Durability/flushed`` each
+/// `set` flushes the file before the rename and the folder after, so a `set` that returned is kept.
+/// Temporary files of crashed processes are removed by the first store created for the namespace in a
+/// process.
 ///
 /// ## Reading
 /// A value is read as `T` when its JSON decodes as `T`, whatever type wrote it (an `Int` reads as a
