@@ -282,7 +282,6 @@ package enum FileSystem {
     /// carrying this process's id, so that ``isOrphanedTemporaryFile(named:)`` can tell a crashed writer's
     /// leftover from a live write.
     package static func temporaryName(for name: String) -> String {
-        // Written byte by byte into the string's own storage: every write makes one, so no interpolation.
         temporaryName(for: name, suffix: (UInt64(getpid()), UInt64.random(in: 0...UInt64.max)))
     }
 
@@ -295,25 +294,13 @@ package enum FileSystem {
     /// The prefix for `name`, then, when `suffix` is given, its process id in decimal, `-`, and its random
     /// number in base 36.
     private static func temporaryName(for name: String, suffix: (processID: UInt64, random: UInt64)?) -> String {
-        var name = name
-        return name.withUTF8 { nameBytes in
-            // A scalar starts at any byte that is not a continuation byte (10xxxxxx).
-            var kept = min(nameBytes.count, 64)
-            while kept < nameBytes.count && nameBytes[kept] & 0xC0 == 0x80 { kept -= 1 }
-            let capacity = 1 + kept + temporaryMarkerBytes.count + 20 + 1 + 13
-            return String(unsafeUninitializedCapacity: capacity) { buffer in
-                var writer = ByteWriter(buffer: buffer)
-                writer.append(UInt8(ascii: "."))
-                writer.append(contentsOf: UnsafeBufferPointer(rebasing: nameBytes[..<kept]))
-                temporaryMarkerBytes.withUnsafeBufferPointer { writer.append(contentsOf: $0) }
-                if let suffix {
-                    writer.append(suffix.processID, radix: 10)
-                    writer.append(UInt8(ascii: "-"))
-                    writer.append(suffix.random, radix: 36)
-                }
-                return writer.count
-            }
-        }
+        let nameBytes = Array(name.utf8)
+        // A scalar starts at any byte that is not a continuation byte (10xxxxxx).
+        var kept = min(nameBytes.count, 64)
+        while kept < nameBytes.count && nameBytes[kept] & 0xC0 == 0x80 { kept -= 1 }
+        let prefix = "." + String(decoding: nameBytes[..<kept], as: UTF8.self) + temporaryMarker
+        guard let suffix else { return prefix }
+        return prefix + "\(suffix.processID)-\(String(suffix.random, radix: 36))"
     }
 
     /// The bytes of ``temporaryMarker``.
