@@ -1,9 +1,0 @@
-import Foundation
-import ForgeCore
-
-/// A fresh folder for one test, removed when the test's body returns.
-func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-    let path = try FileSystem.makeTemporaryDirectory(prefix: "forge-kv-tests")
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try await body(URL(fileURLWithPath: path, isDirectory: true))
-}
