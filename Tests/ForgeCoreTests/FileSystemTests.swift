@@ -1,17 +1,17 @@
+import ForgeTestSupport
 import Foundation
 import Testing
 
 @testable import ForgeCore
 
 struct FileSystemTests {
-    private func withFolder(_ body: (String) throws -> Void) throws {
-        let folder = try FileSystem.makeTemporaryDirectory(prefix: "forge-core-tests")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try body(folder)
+    /// Runs `body` with the path of a new, empty folder, removed afterwards.
+    private func withFolder(_ body: (String) throws -> Void) async throws {
+        try await withTemporaryFolder { folder in try body(folder.path) }
     }
 
-    @Test func atomicWriteReplacesTheFileAndLeavesNoTemporaryFile() throws {
-        try withFolder { folder in
+    @Test func atomicWriteReplacesTheFileAndLeavesNoTemporaryFile() async throws {
+        try await withFolder { folder in
             let path = folder + "/nested/deeper/file.bin"
             try FileSystem.writeAtomically(Data("old".utf8), toPath: path)
             try FileSystem.writeAtomically(Data("new".utf8), toPath: path)
@@ -20,8 +20,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func exclusiveWriteFailsWithEEXISTAndKeepsTheFile() throws {
-        try withFolder { folder in
+    @Test func exclusiveWriteFailsWithEEXISTAndKeepsTheFile() async throws {
+        try await withFolder { folder in
             let path = folder + "/file"
             var options = FileSystem.WriteOptions()
             options.replaceExisting = false
@@ -35,8 +35,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func permissionsAreApplied() throws {
-        try withFolder { folder in
+    @Test func permissionsAreApplied() async throws {
+        try await withFolder { folder in
             var options = FileSystem.WriteOptions()
             options.permissions = 0o600
             try FileSystem.writeAtomically(Data("secret".utf8), toPath: folder + "/s", options: options)
@@ -45,8 +45,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func emptyAndLargeFilesRoundTrip() throws {
-        try withFolder { folder in
+    @Test func emptyAndLargeFilesRoundTrip() async throws {
+        try await withFolder { folder in
             try FileSystem.writeAtomically(Data(), toPath: folder + "/empty")
             #expect(try FileSystem.readFile(atPath: folder + "/empty").isEmpty)
             let large = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -55,16 +55,16 @@ struct FileSystemTests {
         }
     }
 
-    @Test func readingAMissingFileIsNotFound() throws {
-        try withFolder { folder in
+    @Test func readingAMissingFileIsNotFound() async throws {
+        try await withFolder { folder in
             let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: folder + "/none") }
             #expect(error?.isNotFound == true)
             #expect(error?.description.contains(folder + "/none") == true)
         }
     }
 
-    @Test func readingByFolderAndNameReadsTheJoinedPath() throws {
-        try withFolder { folder in
+    @Test func readingByFolderAndNameReadsTheJoinedPath() async throws {
+        try await withFolder { folder in
             let name = String(repeating: "n", count: 255)
             try FileSystem.writeAtomically(Data("joined".utf8), toPath: folder + "/" + name)
             #expect(try FileSystem.readFile(named: name, inFolder: folder) == Data("joined".utf8))
@@ -76,8 +76,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func writingUnderAFileFailsWithATypedError() throws {
-        try withFolder { folder in
+    @Test func writingUnderAFileFailsWithATypedError() async throws {
+        try await withFolder { folder in
             try FileSystem.writeAtomically(Data("x".utf8), toPath: folder + "/file")
             #expect(throws: FileSystemError.self) {
                 try FileSystem.writeAtomically(Data("y".utf8), toPath: folder + "/file/child")
@@ -85,8 +85,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func removeDirectoryTreeRemovesEverythingAndToleratesAbsence() throws {
-        try withFolder { folder in
+    @Test func removeDirectoryTreeRemovesEverythingAndToleratesAbsence() async throws {
+        try await withFolder { folder in
             try FileSystem.writeAtomically(Data("a".utf8), toPath: folder + "/tree/a/b/c")
             try FileSystem.writeAtomically(Data("d".utf8), toPath: folder + "/tree/d")
             try FileSystem.removeDirectoryTree(atPath: folder + "/tree")
@@ -95,8 +95,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func removeDirectoryTreeDoesNotFollowSymbolicLinks() throws {
-        try withFolder { folder in
+    @Test func removeDirectoryTreeDoesNotFollowSymbolicLinks() async throws {
+        try await withFolder { folder in
             try FileSystem.writeAtomically(Data("keep".utf8), toPath: folder + "/outside/keep")
             try FileSystem.createDirectories(atPath: folder + "/tree")
             try FileManager.default.createSymbolicLink(
@@ -108,8 +108,8 @@ struct FileSystemTests {
         }
     }
 
-    @Test func listingReportsKinds() throws {
-        try withFolder { folder in
+    @Test func listingReportsKinds() async throws {
+        try await withFolder { folder in
             try FileSystem.writeAtomically(Data(), toPath: folder + "/file")
             try FileSystem.createDirectories(atPath: folder + "/dir")
             try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/file")
@@ -177,8 +177,8 @@ struct FileSystemTests {
         #expect(!FileSystem.isOrphanedTemporaryFile(named: FileSystem.temporaryName(for: crafted)))
     }
 
-    @Test func removeDirectoryTreeEmptiesALinkedFolderInPlace() throws {
-        try withFolder { folder in
+    @Test func removeDirectoryTreeEmptiesALinkedFolderInPlace() async throws {
+        try await withFolder { folder in
             try FileSystem.writeAtomically(Data("a".utf8), toPath: folder + "/real/a/b")
             try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/real")
             try FileSystem.removeDirectoryTree(atPath: folder + "/link")
@@ -200,8 +200,8 @@ struct FileSystemTests {
         #expect(FileSystem.parentPath(of: "b") == ".")
     }
 
-    @Test func aWriteByFolderAndNameTakesOneNameOnly() throws {
-        try withFolder { folder in
+    @Test func aWriteByFolderAndNameTakesOneNameOnly() async throws {
+        try await withFolder { folder in
             for name in ["", "a/b"] {
                 #expect {
                     try FileSystem.writeAtomically(Data("x".utf8), named: name, inFolder: folder)

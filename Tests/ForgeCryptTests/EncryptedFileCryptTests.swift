@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Foundation
 import Testing
 
@@ -8,13 +9,6 @@ import Testing
 struct EncryptedFileCryptTests {
     let token = CryptKey<String>(key: "auth.access")
     let refresh = CryptKey<String>(key: "auth.refresh")
-
-    /// Runs `body` with a fresh temporary folder, removed afterwards.
-    private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
-    }
 
     private func vault(_ folder: URL, _ masterKey: MasterKey, namespace: String = "secrets") throws
         -> EncryptedFileCrypt
@@ -36,8 +30,8 @@ struct EncryptedFileCryptTests {
 
     // MARK: Master keys
 
-    @Test func aWrongSymmetricKeyIsRefusedAndTheItemsStayIntact() throws {
-        try withFolder { folder in
+    @Test func aWrongSymmetricKeyIsRefusedAndTheItemsStayIntact() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let store = try vault(folder, .symmetric(key))
             try store.set("secret", for: token)
@@ -51,8 +45,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aWrongPassphraseOrKindOfKeyIsRefused() throws {
-        try withFolder { folder in
+    @Test func aWrongPassphraseOrKindOfKeyIsRefused() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .passphrase("right"))
             try store.set("secret", for: token)
             let wrong = CryptStoreError.wrongMasterKey(path: store.folderURL.path, createdWith: .passphrase)
@@ -65,15 +59,15 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aPassphraseVaultOpensWithAnyUnicodeSpellingOfThePassphrase() throws {
-        try withFolder { folder in
+    @Test func aPassphraseVaultOpensWithAnyUnicodeSpellingOfThePassphrase() async throws {
+        try await withTemporaryFolder { folder in
             try vault(folder, .passphrase("caf\u{E9}")).set("secret", for: token)
             #expect(try vault(folder, .passphrase("cafe\u{301}")).get(token) == "secret")
         }
     }
 
-    @Test func aKeyVaultIsNotOpenedWithAPassphrase() throws {
-        try withFolder { folder in
+    @Test func aKeyVaultIsNotOpenedWithAPassphrase() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             expectError(.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
                 _ = try vault(folder, .passphrase("guess"))
@@ -81,8 +75,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func theHeaderHoldsThePassphraseParametersAndNoKey() throws {
-        try withFolder { folder in
+    @Test func theHeaderHoldsThePassphraseParametersAndNoKey() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .passphrase("correct horse"))
             let data = try Data(contentsOf: store.folderURL.appendingPathComponent(VaultHeader.fileName))
             let header = try JSONDecoder().decode(VaultHeader.self, from: data)
@@ -96,8 +90,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aKeyFileIsCreatedOwnerOnlyWith32Bytes() throws {
-        try withFolder { folder in
+    @Test func aKeyFileIsCreatedOwnerOnlyWith32Bytes() async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("keys/master.key")
             let store = try vault(folder, .keyFile(keyURL))
             try store.set("secret", for: token)
@@ -109,8 +103,8 @@ struct EncryptedFileCryptTests {
     }
 
     @Test(arguments: [UInt16(0o644), 0o640, 0o604, 0o620])
-    func aKeyFileOthersCanUseIsRefused(mode: UInt16) throws {
-        try withFolder { folder in
+    func aKeyFileOthersCanUseIsRefused(mode: UInt16) async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("master.key")
             _ = try vault(folder, .keyFile(keyURL))
             try FileSystem.setPermissions(mode, atPath: keyURL.path)
@@ -120,8 +114,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aKeyFileOfTheWrongSizeOrAShortKeyOrAnEmptyPassphraseIsRefused() throws {
-        try withFolder { folder in
+    @Test func aKeyFileOfTheWrongSizeOrAShortKeyOrAnEmptyPassphraseIsRefused() async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("short.key")
             try FileSystem.writeAtomically(Data(repeating: 7, count: 16), toPath: keyURL.path, options: ownerOnly)
             #expect(throws: CryptStoreError.self) { _ = try vault(folder, .keyFile(keyURL), namespace: "a") }
@@ -141,8 +135,8 @@ struct EncryptedFileCryptTests {
     // MARK: Tampering
 
     @Test(arguments: ["flip", "truncate", "empty", "version", "append"])
-    func aTamperedItemThrowsAndStaysOnDisk(damage: String) throws {
-        try withFolder { folder in
+    func aTamperedItemThrowsAndStaysOnDisk(damage: String) async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("secret", for: token)
             try store.set("intact", for: refresh)
@@ -164,8 +158,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func swappedItemFilesFailToOpen() throws {
-        try withFolder { folder in
+    @Test func swappedItemFilesFailToOpen() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("access", for: token)
             try store.set("refresh", for: refresh)
@@ -178,8 +172,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func anItemFromAnotherVaultWithTheSameKeyFailsToOpen() throws {
-        try withFolder { folder in
+    @Test func anItemFromAnotherVaultWithTheSameKeyFailsToOpen() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let first = try vault(folder, .symmetric(key), namespace: "first")
             let second = try vault(folder, .symmetric(key), namespace: "second")
@@ -191,8 +185,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aVaultWhoseHeaderIsGoneIsNotReplacedByANewOne() throws {
-        try withFolder { folder in
+    @Test func aVaultWhoseHeaderIsGoneIsNotReplacedByANewOne() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let store = try vault(folder, .symmetric(key))
             try store.set("secret", for: token)
@@ -211,8 +205,8 @@ struct EncryptedFileCryptTests {
     }
 
     @Test(arguments: ["not json", #"{"format": 9}"#, ""])
-    func aDamagedHeaderIsReportedAsCorrupt(contents: String) throws {
-        try withFolder { folder in
+    func aDamagedHeaderIsReportedAsCorrupt(contents: String) async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try Data(contents.utf8).write(to: store.folderURL.appendingPathComponent(VaultHeader.fileName))
             #expect {
@@ -226,8 +220,8 @@ struct EncryptedFileCryptTests {
 
     // MARK: The disk
 
-    @Test func theFolderIsOwnerOnlyAndEveryFileTooAlsoAfterAReplacement() throws {
-        try withFolder { folder in
+    @Test func theFolderIsOwnerOnlyAndEveryFileTooAlsoAfterAReplacement() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("first", for: token)
             #expect(try permissions(store.folderURL) == 0o700)
@@ -242,8 +236,8 @@ struct EncryptedFileCryptTests {
     }
 
     @Test(arguments: [UInt16(0o755), 0o777, 0o750])
-    func aWiderPreexistingFolderIsTightenedTo0700(mode: UInt16) throws {
-        try withFolder { folder in
+    func aWiderPreexistingFolderIsTightenedTo0700(mode: UInt16) async throws {
+        try await withTemporaryFolder { folder in
             let vaultFolder = folder.appendingPathComponent("secrets", isDirectory: true)
             try FileSystem.createDirectories(atPath: vaultFolder.path)
             try FileSystem.setPermissions(mode, atPath: vaultFolder.path)
@@ -253,8 +247,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func noSecretAndNoKeyNameReachesTheDisk() throws {
-        try withFolder { folder in
+    @Test func noSecretAndNoKeyNameReachesTheDisk() async throws {
+        try await withTemporaryFolder { folder in
             let keyName = "user-ada.lovelace@example.com"
             let secret = "PLAINTEXT-SECRET-VALUE"
             let store = try vault(folder, .keyFile(folder.appendingPathComponent("master.key")))
@@ -278,8 +272,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func secretsPersistAcrossInstancesAndDeleteAllKeepsTheVault() throws {
-        try withFolder { folder in
+    @Test func secretsPersistAcrossInstancesAndDeleteAllKeepsTheVault() async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("master.key")
             try vault(folder, .keyFile(keyURL)).set("persisted", for: token)
             let reopened = try vault(folder, .keyFile(keyURL))
