@@ -22,7 +22,7 @@ package enum FileNameEncoding {
 
     /// The Unicode NFC spelling of `key`, so canonically equivalent keys become the same bytes.
     ///
-    /// ASCII keys are returned as they are, without work.
+    /// ASCII keys are returned as they are.
     package static func canonicalForm(of key: String) -> String {
         if isASCII(key) { return key }
         return key.precomposedStringWithCanonicalMapping
@@ -30,45 +30,32 @@ package enum FileNameEncoding {
 
     /// Whether `string` is all ASCII, which has one Unicode spelling only.
     package static func isASCII(_ string: String) -> Bool {
-        var string = string
-        return string.withUTF8(isASCII)
+        string.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// The reversible, file-system-safe form of `key`'s ``canonicalForm(of:)``.
     package static func encode(_ key: String) -> String {
         if key.isEmpty { return "%" }
-        var key = canonicalForm(of: key)
-        return key.withUTF8 { bytes in
-            // Each byte of the key gives at most three (`%hh`), written straight into the name's storage.
-            String(unsafeUninitializedCapacity: bytes.count * 3) { output in
-                var writer = ByteWriter(buffer: output)
-                for offset in bytes.indices {
-                    let byte = bytes[offset]
-                    switch byte {
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                        UInt8(ascii: "-"), UInt8(ascii: "_"):
-                        writer.append(byte)
-                    case UInt8(ascii: ".") where offset > 0:
-                        writer.append(byte)
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                        writer.append(UInt8(ascii: "^"))
-                        writer.append(byte + 32)
-                    default:
-                        writer.append(UInt8(ascii: "%"))
-                        writer.append(hexDigits[Int(byte >> 4)])
-                        writer.append(hexDigits[Int(byte & 0x0F)])
-                    }
-                }
-                return writer.count
+        let bytes = Array(canonicalForm(of: key).utf8)
+        var output: [UInt8] = []
+        // Each byte of the key gives at most three (`%hh`).
+        output.reserveCapacity(bytes.count * 3)
+        for (offset, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                output.append(byte)
+            case UInt8(ascii: ".") where offset > 0:
+                output.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                output.append(UInt8(ascii: "^"))
+                output.append(byte + 32)
+            default:
+                output.append(UInt8(ascii: "%"))
+                appendHex(byte, to: &output)
             }
         }
-    }
-
-    /// Whether every byte is ASCII.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var mask: UInt8 = 0
-        for byte in bytes { mask |= byte }
-        return mask < 0x80
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The key that ``encode(_:)`` turned into `name`, or nil when `name` is not such a form.

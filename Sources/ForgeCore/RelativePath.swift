@@ -85,74 +85,28 @@ package struct RelativePath: Sendable, Hashable {
     }
 
     private init(checking path: String) throws(Violation) {
-        // Every check reads the path's contiguous UTF-8 bytes: `/` and `.` are ASCII, so names are found and
-        // checked by byte, with no Character (grapheme) work and no String built for a name that is not kept.
-        var path = path
-        let scan = path.withUTF8(Scan.init)
-        if scan.hasNUL { throw .containsNUL }
-        if scan.startsWithSlash { throw .absolute }
-        var canonical = scan.isASCII ? path : FileNameEncoding.canonicalForm(of: path)
+        if path.utf8.contains(0) { throw .containsNUL }
+        if path.utf8.first == UInt8(ascii: "/") { throw .absolute }
+        let canonical = FileNameEncoding.canonicalForm(of: path)
         let length = canonical.utf8.count
         if length > Self.maximumLength { throw .tooLong(byteCount: length) }
-        if scan.slashCount == 0 {
-            // One name, the common case: the path's own string is that name.
-            if let violation = canonical.withUTF8(Self.violation(ofName:)) { throw violation }
-            self.init(string: canonical, components: [canonical])
-            return
+        // Split on the scalar `/`, not on Characters: a `/` followed by a combining mark is one Character,
+        // yet it still separates two names on disk.
+        let names = canonical.unicodeScalars
+            .split(separator: "/", omittingEmptySubsequences: false)
+            .map { String($0) }
+        for name in names {
+            if let violation = Self.violation(ofName: name) { throw violation }
         }
-        var names: [String] = []
-        names.reserveCapacity(scan.slashCount + 1)
-        let violation = canonical.withUTF8 { bytes -> Violation? in
-            var start = 0
-            while true {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-                let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if let violation = Self.violation(ofName: name) { return violation }
-                names.append(String(decoding: name, as: UTF8.self))
-                guard end < bytes.count else { return nil }
-                start = end + 1
-            }
-        }
-        if let violation { throw violation }
         self.init(string: canonical, components: names)
     }
 
-    /// What one pass over a path's bytes finds.
-    ///
-    /// NFC leaves NUL and `/` as they are and an all-ASCII path unchanged, so the facts hold for the canonical
-    /// spelling too.
-    private struct Scan {
-        var hasNUL = false
-        var slashCount = 0
-        var isASCII = true
-        var startsWithSlash = false
-
-        init(_ bytes: UnsafeBufferPointer<UInt8>) {
-            startsWithSlash = bytes.first == UInt8(ascii: "/")
-            var mask: UInt8 = 0
-            for byte in bytes {
-                mask |= byte
-                if byte == 0 { hasNUL = true }
-                if byte == UInt8(ascii: "/") { slashCount += 1 }
-            }
-            isASCII = mask < 0x80
-        }
-    }
-
-    /// Why the name whose UTF-8 is `name` cannot be part of a path, or nil when it can.
-    private static func violation(ofName name: UnsafeBufferPointer<UInt8>) -> Violation? {
-        guard let first = name.first else { return .emptyName }
-        let startsWithDot = first == UInt8(ascii: ".")
-        if startsWithDot && (name.count == 1 || (name.count == 2 && name[1] == UInt8(ascii: "."))) {
-            return .dotName(String(decoding: name, as: UTF8.self))
-        }
-        if name.count > maximumNameLength { return .nameTooLong(String(decoding: name, as: UTF8.self)) }
-        // Temporary names start with a dot, so other names are not turned into strings to look.
-        if startsWithDot {
-            let string = String(decoding: name, as: UTF8.self)
-            if TemporaryName.isTemporary(string) { return .reservedName(string) }
-        }
+    /// Why `name` cannot be part of a path, or nil when it can.
+    private static func violation(ofName name: String) -> Violation? {
+        if name.isEmpty { return .emptyName }
+        if name == "." || name == ".." { return .dotName(name) }
+        if name.utf8.count > maximumNameLength { return .nameTooLong(name) }
+        if TemporaryName.isTemporary(name) { return .reservedName(name) }
         return nil
     }
 

@@ -9,9 +9,10 @@ internal import Foundation
 enum SecretCoding {
     /// The bytes that represent `value`.
     static func encode<Value: Codable & Sendable>(_ value: Value, key: String) throws(CryptStoreError) -> Data {
-        // As in `decode`: `Value` is known to be `Data` or `String` here, so the bit casts are identity casts.
-        if Value.self == Data.self { return unsafeBitCast(value, to: Data.self) }
-        if Value.self == String.self { return Data(unsafeBitCast(value, to: String.self).utf8) }
+        // The type is checked before the cast: a plain `as? Data` would also unwrap an `Optional<Data>`,
+        // which is stored as JSON like any other value.
+        if Value.self == Data.self, let data = value as? Data { return data }
+        if Value.self == String.self, let string = value as? String { return Data(string.utf8) }
         do {
             return try JSONCodec.encode(value)
         } catch {
@@ -27,14 +28,12 @@ enum SecretCoding {
         from data: Data,
         key: String
     ) throws(CryptStoreError) -> Value {
-        // `Value` is known to be `Data` or `String` here, so the bit casts are identity casts; `as? Value`
-        // would do the same through a dynamic cast and an `Optional<Value>` metadata lookup on every read.
-        if Value.self == Data.self { return unsafeBitCast(data, to: Value.self) }
+        if Value.self == Data.self, let value = data as? Value { return value }
         if Value.self == String.self {
-            guard let string = data.withUnsafeBytes({ $0.withMemoryRebound(to: UInt8.self, utf8Text) }) else {
+            guard let text = utf8Text(data), let value = text as? Value else {
                 throw .decodingFailed(key: key, underlying: "the stored bytes are not UTF-8 text")
             }
-            return unsafeBitCast(string, to: Value.self)
+            return value
         }
         do {
             return try JSONCodec.decode(Value.self, from: data)
@@ -43,18 +42,13 @@ enum SecretCoding {
         }
     }
 
-    /// The text whose UTF-8 is `bytes`, or nil when `bytes` is not UTF-8.
+    /// The text whose UTF-8 is `data`, or nil when `data` is not UTF-8.
     ///
     /// `String(decoding:as:)` replaces every ill-formed sequence with U+FFFD, so the bytes decode to themselves
-    /// exactly when they are well-formed. This takes about a third of the instructions of
-    /// `String(validating:as:)`, which the standard library does not specialise for UTF-8 buffers.
-    private static func utf8Text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var text = String(decoding: bytes, as: UTF8.self)
-        let isUnchanged = text.withUTF8 { decoded in
-            guard decoded.count == bytes.count else { return false }
-            guard let decodedStart = decoded.baseAddress, let start = bytes.baseAddress else { return true }
-            return memcmp(decodedStart, start, bytes.count) == 0
-        }
-        return isUnchanged ? text : nil
+    /// exactly when they are well-formed. Unlike `String(data:encoding:)`, this keeps a leading byte order mark
+    /// as it is stored, on every platform.
+    private static func utf8Text(_ data: Data) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+        return text.utf8.elementsEqual(data) ? text : nil
     }
 }

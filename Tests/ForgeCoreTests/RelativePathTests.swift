@@ -53,6 +53,34 @@ struct RelativePathTests {
         }
     }
 
+    @Test func aPathOfManyNamesKeepsEachInOrder() throws {
+        let names = (0..<100).map { "n\($0)" }
+        let path = try RelativePath(validating: names.joined(separator: "/"))
+        #expect(path.components == names)
+        #expect(path.ancestors.count == 99)
+        #expect(path.ancestors.last == names.dropLast().joined(separator: "/"))
+        #expect(throws: RelativePath.Violation.emptyName) {
+            try RelativePath(validating: names.joined(separator: "/") + "/")
+        }
+    }
+
+    @Test func aFolderPathWithATrailingSlashIsTheFolder() throws {
+        let folder = try RelativePath(validatingFolder: "a/b/c/")
+        #expect(folder.string == "a/b/c")
+        #expect(folder.components == ["a", "b", "c"])
+        #expect(folder == (try RelativePath(validatingFolder: "a/b/c")))
+        #expect(throws: RelativePath.Violation.dotName("..")) { try RelativePath(validatingFolder: "a/../") }
+    }
+
+    @Test func aSlashBeforeACombiningMarkStillSeparatesNames() throws {
+        // "/" and a combining accent make one Character, but the names on disk are split at the "/".
+        let path = try RelativePath(validating: "a/\u{301}b")
+        #expect(path.components.map { Array($0.utf8) } == [Array("a".utf8), Array("\u{301}b".utf8)])
+        #expect(throws: RelativePath.Violation.absolute) { try RelativePath(validating: "/\u{301}a") }
+        #expect(throws: RelativePath.Violation.dotName("..")) { try RelativePath(validating: "../\u{301}") }
+        #expect(try RelativePath(validating: "a/.\u{301}").components.count == 2)
+    }
+
     @Test func temporaryNamesFitNAMEMAXWhateverTheName() {
         let name = String(repeating: "📄", count: 63)
         let temporary = TemporaryName.make(for: name)

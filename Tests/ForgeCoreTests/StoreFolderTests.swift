@@ -9,15 +9,14 @@ struct StoreFolderTests {
     private func withFolder(
         options: StoreFolder.Options = StoreFolder.Options(),
         _ body: (StoreFolder, String) throws -> Void
-    ) throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("forge-core-tests-" + UUID().uuidString)
-        try ForeignFiles.createFolder(atPath: base)
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        try body(StoreFolder(path: base + "/store", options: options), base)
+    ) async throws {
+        try await withTemporaryFolder { base in
+            try body(StoreFolder(path: base.path + "/store", options: options), base.path)
+        }
     }
 
-    @Test func aWriteReplacesTheFileCreatesItsFoldersAndLeavesNoTemporaryFile() throws {
-        try withFolder { folder, _ in
+    @Test func aWriteReplacesTheFileCreatesItsFoldersAndLeavesNoTemporaryFile() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data("old".utf8), as: "file.bin", in: ["nested", "deeper"])
             try folder.write(Data("new".utf8), as: "file.bin", in: ["nested", "deeper"])
             #expect(try folder.read("file.bin", in: ["nested", "deeper"]) == Data("new".utf8))
@@ -25,8 +24,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aWriteThatMayNotReplaceFailsWithEEXISTAndKeepsTheFile() throws {
-        try withFolder { folder, _ in
+    @Test func aWriteThatMayNotReplaceFailsWithEEXISTAndKeepsTheFile() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data("first".utf8), as: "file", replacing: false)
             let error = #expect(throws: FileSystemError.self) {
                 try folder.write(Data("second".utf8), as: "file", replacing: false)
@@ -37,12 +36,12 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func permissionsAndDurabilityAreApplied() throws {
+    @Test func permissionsAndDurabilityAreApplied() async throws {
         var options = StoreFolder.Options()
         options.filePermissions = 0o600
         options.folderPermissions = 0o700
         options.durability = .flushed
-        try withFolder(options: options) { folder, _ in
+        try await withFolder(options: options) { folder, _ in
             try folder.write(Data("secret".utf8), as: "s", in: ["inner"])
             #expect(try ForeignFiles.permissions(atPath: folder.path + "/inner/s") == 0o600)
             #expect(try ForeignFiles.permissions(atPath: folder.path + "/inner") == 0o700)
@@ -50,8 +49,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func emptyAndLargeFilesRoundTrip() throws {
-        try withFolder { folder, _ in
+    @Test func emptyAndLargeFilesRoundTrip() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data(), as: "empty")
             #expect(try folder.read("empty").isEmpty)
             let large = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -60,8 +59,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aFileThatGrowsAfterItsSizeWasTakenIsReadToItsEnd() throws {
-        try withFolder { folder, _ in
+    @Test func aFileThatGrowsAfterItsSizeWasTakenIsReadToItsEnd() async throws {
+        try await withFolder { folder, _ in
             // A file another program appends to is read until the end, not only up to the size it had.
             try folder.write(Data("start".utf8), as: "log")
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.path + "/log"))
@@ -72,8 +71,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func readingAMissingFileIsNotFoundAndNamesThePath() throws {
-        try withFolder { folder, _ in
+    @Test func readingAMissingFileIsNotFoundAndNamesThePath() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data(), as: "present")
             for folders in [[], ["sub"]] as [ArraySlice<String>] {
                 let error = #expect(throws: FileSystemError.self) { try folder.read("none", in: folders) }
@@ -84,8 +83,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aFileOnTheWayFailsAsNotAFolderAndAFolderAsNotAFile() throws {
-        try withFolder { folder, _ in
+    @Test func aFileOnTheWayFailsAsNotAFolderAndAFolderAsNotAFile() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data("x".utf8), as: "file")
             let underFile = #expect(throws: FileSystemError.self) {
                 try folder.write(Data("y".utf8), as: "child", in: ["file"])
@@ -99,8 +98,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func linksInsideAreNeverFollowedAndAreRemovedOnlyWhenAllowed() throws {
-        try withFolder { folder, base in
+    @Test func linksInsideAreNeverFollowedAndAreRemovedOnlyWhenAllowed() async throws {
+        try await withFolder { folder, base in
             try ForeignFiles.write(Data("outside".utf8), toPath: base + "/outside/file")
             try folder.write(Data(), as: "placeholder")
             try FileManager.default.createSymbolicLink(atPath: folder.path + "/dir", withDestinationPath: base + "/outside")
@@ -123,8 +122,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aRemovalRemovesTheFoldersItLeavesEmpty() throws {
-        try withFolder { folder, _ in
+    @Test func aRemovalRemovesTheFoldersItLeavesEmpty() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data("a".utf8), as: "a", in: ["x", "y"])
             try folder.write(Data("b".utf8), as: "b", in: ["x"])
             try folder.remove("a", in: ["x", "y"])
@@ -136,8 +135,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func listingReportsKindsLeavesOutTemporariesAndListsAMissingFolderAsEmpty() throws {
-        try withFolder { folder, _ in
+    @Test func listingReportsKindsLeavesOutTemporariesAndListsAMissingFolderAsEmpty() async throws {
+        try await withFolder { folder, _ in
             try folder.write(Data(), as: "file")
             try folder.write(Data(), as: "inner", in: ["dir"])
             try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: "file")
@@ -150,8 +149,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func totalSizeCountsListedFilesAtEveryDepth() throws {
-        try withFolder { folder, _ in
+    @Test func totalSizeCountsListedFilesAtEveryDepth() async throws {
+        try await withFolder { folder, _ in
             #expect(try folder.totalSize() == 0)
             try folder.write(Data(count: 10), as: "a")
             try folder.write(Data(count: 20), as: "b", in: ["x", "y"])
@@ -160,8 +159,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func removeAllRemovesEverythingDoesNotFollowLinksAndToleratesAbsence() throws {
-        try withFolder { folder, base in
+    @Test func removeAllRemovesEverythingDoesNotFollowLinksAndToleratesAbsence() async throws {
+        try await withFolder { folder, base in
             try ForeignFiles.write(Data("keep".utf8), toPath: base + "/outside/keep")
             try folder.write(Data("a".utf8), as: "c", in: ["a", "b"])
             try folder.write(Data("d".utf8), as: "d")
@@ -173,8 +172,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func removeAllEmptiesALinkedStoreFolderInPlace() throws {
-        try withFolder { folder, base in
+    @Test func removeAllEmptiesALinkedStoreFolderInPlace() async throws {
+        try await withFolder { folder, base in
             try ForeignFiles.write(Data("a".utf8), toPath: base + "/real/a/b")
             try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: base + "/real")
             try folder.removeAll()
@@ -183,8 +182,8 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aGuardedWriteWritesOnlyBesideAnAcceptedGuard() throws {
-        try withFolder { folder, _ in
+    @Test func aGuardedWriteWritesOnlyBesideAnAcceptedGuard() async throws {
+        try await withFolder { folder, _ in
             let accepts: (Data) -> Bool = { $0 == Data("mine".utf8) }
             let noFolder = #expect(throws: FileSystemError.self) {
                 try folder.write(Data("x".utf8), as: "item", ifFileNamed: "guard", accepts: accepts)
@@ -200,10 +199,10 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func exactPermissionsAreSetOnAFolderMadeEarlier() throws {
+    @Test func exactPermissionsAreSetOnAFolderMadeEarlier() async throws {
         var options = StoreFolder.Options()
         options.folderPermissions = 0o700
-        try withFolder(options: options) { folder, _ in
+        try await withFolder(options: options) { folder, _ in
             #expect(try folder.create(exactPermissions: true))
             try ForeignFiles.setPermissions(0o755, atPath: folder.path)
             #expect(try !folder.create(exactPermissions: true))

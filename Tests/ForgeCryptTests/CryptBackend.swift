@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Foundation
 import Testing
 
@@ -14,11 +15,11 @@ enum CryptBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` with a fresh fixture of this backend, and removes what it left on disk afterwards.
-    func withFixture<Result>(_ body: (CryptFixture) throws -> Result) throws -> Result {
-        let fixture = try CryptFixture(backend: self)
-        defer { fixture.cleanUp() }
-        return try body(fixture)
+    /// Runs `body` with a fresh fixture of this backend in a temporary folder, removed afterwards.
+    func withFixture<Result>(_ body: (CryptFixture) async throws -> Result) async throws -> Result {
+        try await withTemporaryFolder { folder in
+            try await body(CryptFixture(backend: self, folder: folder))
+        }
     }
 }
 
@@ -33,9 +34,9 @@ final class CryptFixture: Sendable {
     let keychain = FakeKeychain()
     let symmetricKey = SymmetricKey(size: .bits256)
 
-    init(backend: CryptBackend) throws {
+    init(backend: CryptBackend, folder: URL) {
         self.backend = backend
-        self.folder = temporaryFolder()
+        self.folder = folder
     }
 
     /// A handle on this fixture's store.
@@ -81,14 +82,4 @@ final class CryptFixture: Sendable {
             )
         }
     }
-
-    func cleanUp() {
-        try? FileManager.default.removeItem(at: folder)
-    }
-}
-
-/// A new, empty-named temporary folder path (not created) for one test.
-func temporaryFolder() -> URL {
-    FileManager.default.temporaryDirectory
-        .appendingPathComponent("forge-crypt-tests-\(UUID().uuidString)", isDirectory: true)
 }

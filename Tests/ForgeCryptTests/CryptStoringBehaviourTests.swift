@@ -9,13 +9,13 @@ import Testing
 struct CryptStoringBehaviourTests {
     @Test(arguments: CryptBackend.allCases, CryptStoringConformance.checks)
     func everyStoreBehavesAlike(backend: CryptBackend, check: CryptStoringConformance.Check) async throws {
-        let fixture = try CryptFixture(backend: backend)
-        defer { fixture.cleanUp() }
-        let subject = CryptStoringConformance.Subject(
-            try fixture.makeStore(),
-            reopen: { try fixture.makeStore() },
-            neighbour: try fixture.makeOtherStore()
-        )
-        try await check.run(on: subject)
+        try await backend.withFixture { fixture in
+            let subject = CryptStoringConformance.Subject(
+                try fixture.makeStore(),
+                reopen: { try fixture.makeStore() },
+                neighbour: try fixture.makeOtherStore()
+            )
+            try await check.run(on: subject)
+        }
     }
 }

@@ -18,50 +18,50 @@ struct CryptStoringConcurrencyTests {
 
     @Test(arguments: CryptBackend.allCases)
     func mixedCallsFromManyTasksReadOnlyWholeSecrets(backend: CryptBackend) async throws {
-        let fixture = try CryptFixture(backend: backend)
-        defer { fixture.cleanUp() }
-        let store = try fixture.makeStore()
-        let keys = (0..<4).map { CryptKey<String>(key: "stress.key\($0)") }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<8 {
-                group.addTask {
-                    for step in 0..<40 {
-                        let key = keys[(task &* 7 &+ step) % keys.count]
-                        switch (task &+ step &* 3) % 10 {
-                        case 0..<3:
-                            try store.set(Self.secret(task + step), for: key)
-                        case 3..<7:
-                            if let read = try store.get(key) { #expect(Self.isWhole(read), "torn secret \(read)") }
-                        case 7:
-                            try store.delete(key)
-                        case 8:
-                            _ = try store.contains(key)
-                        default:
-                            if step % 5 == 0 { try store.deleteAll() }
+        try await backend.withFixture { fixture in
+            let store = try fixture.makeStore()
+            let keys = (0..<4).map { CryptKey<String>(key: "stress.key\($0)") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        for step in 0..<40 {
+                            let key = keys[(task &* 7 &+ step) % keys.count]
+                            switch (task &+ step &* 3) % 10 {
+                            case 0..<3:
+                                try store.set(Self.secret(task + step), for: key)
+                            case 3..<7:
+                                if let read = try store.get(key) { #expect(Self.isWhole(read), "torn secret \(read)") }
+                            case 7:
+                                try store.delete(key)
+                            case 8:
+                                _ = try store.contains(key)
+                            default:
+                                if step % 5 == 0 { try store.deleteAll() }
+                            }
                         }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
-        }
-        for (index, key) in keys.enumerated() {
-            try store.set(Self.secret(index), for: key)
-            #expect(try store.get(key) == Self.secret(index))
+            for (index, key) in keys.enumerated() {
+                try store.set(Self.secret(index), for: key)
+                #expect(try store.get(key) == Self.secret(index))
+            }
         }
     }
 
     @Test(arguments: [CryptBackend.vaultWithKeyFile, .vaultWithSymmetricKey])
     func vaultsOpenedAtOnceAgreeOnOneHeader(backend: CryptBackend) async throws {
-        let fixture = try CryptFixture(backend: backend)
-        defer { fixture.cleanUp() }
-        let stores = try await withThrowingTaskGroup(of: (any CryptStoring).self) { group in
-            for _ in 0..<8 { group.addTask { try fixture.makeStore() } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        for (index, writer) in stores.enumerated() {
-            let key = CryptKey<String>(key: "opened.\(index)")
-            try writer.set(Self.secret(index), for: key)
-            for reader in stores { #expect(try reader.get(key) == Self.secret(index)) }
+        try await backend.withFixture { fixture in
+            let stores = try await withThrowingTaskGroup(of: (any CryptStoring).self) { group in
+                for _ in 0..<8 { group.addTask { try fixture.makeStore() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for (index, writer) in stores.enumerated() {
+                let key = CryptKey<String>(key: "opened.\(index)")
+                try writer.set(Self.secret(index), for: key)
+                for reader in stores { #expect(try reader.get(key) == Self.secret(index)) }
+            }
         }
     }
 }

@@ -7,8 +7,8 @@ import Testing
 @Suite("CryptStoring with hostile input")
 struct CryptStoringHostileInputTests {
     @Test(arguments: CryptBackend.allCases)
-    func generatedKeysNeverCollideAndEachReadsItsOwnSecret(backend: CryptBackend) throws {
-        try backend.withFixture { fixture in
+    func generatedKeysNeverCollideAndEachReadsItsOwnSecret(backend: CryptBackend) async throws {
+        try await backend.withFixture { fixture in
             let store = try fixture.makeStore()
             var generator = SeededGenerator(seed: 0x5EC_2E7)
             // Keyed as Swift compares strings: canonically equivalent spellings are one key by design.
@@ -24,8 +24,8 @@ struct CryptStoringHostileInputTests {
         }
     }
 
-    @Test func damagedItemFilesAreTamperedErrorsNeverTrapAndTheNextSetRepairsThem() throws {
-        try CryptBackend.vaultWithSymmetricKey.withFixture { fixture in
+    @Test func damagedItemFilesAreTamperedErrorsNeverTrapAndTheNextSetRepairsThem() async throws {
+        try await CryptBackend.vaultWithSymmetricKey.withFixture { fixture in
             let store = try fixture.makeStore()
             let key = CryptKey<String>(key: "auth.token")
             try store.set("s3cr3t-token", for: key)
@@ -47,8 +47,8 @@ struct CryptStoringHostileInputTests {
         }
     }
 
-    @Test func aTruncatedHeaderIsATypedErrorAtEveryLength() throws {
-        try CryptBackend.vaultWithSymmetricKey.withFixture { fixture in
+    @Test func aTruncatedHeaderIsATypedErrorAtEveryLength() async throws {
+        try await CryptBackend.vaultWithSymmetricKey.withFixture { fixture in
             let store = try fixture.makeStore()
             let header = try #require((store as? EncryptedFileCrypt)?.folderURL.appendingPathComponent("vault.json"))
             let whole = try Data(contentsOf: header)

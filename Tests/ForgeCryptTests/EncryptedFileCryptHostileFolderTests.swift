@@ -10,12 +10,6 @@ import Testing
 struct EncryptedFileCryptHostileFolderTests {
     let token = CryptKey<String>(key: "auth.access")
 
-    private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
-    }
-
     private func vault(_ folder: URL, _ masterKey: MasterKey) throws -> EncryptedFileCrypt {
         try EncryptedFileCrypt(directory: .custom(folder), namespace: "secrets", masterKey: masterKey)
     }
@@ -26,8 +20,8 @@ struct EncryptedFileCryptHostileFolderTests {
 
     // MARK: Links
 
-    @Test func aLinkedItemIsNeitherReadNorCountedAndDeleteAllRemovesOnlyTheLink() throws {
-        try withFolder { folder in
+    @Test func aLinkedItemIsNeitherReadNorCountedAndDeleteAllRemovesOnlyTheLink() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("revoked-token", for: token)
             let item = store.fileURL(for: token)
@@ -46,8 +40,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aLinkedItemIsReplacedByTheNextSetNotWrittenThrough() throws {
-        try withFolder { folder in
+    @Test func aLinkedItemIsReplacedByTheNextSetNotWrittenThrough() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             let item = store.fileURL(for: token)
             let outside = folder.appendingPathComponent("target")
@@ -60,8 +54,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aLinkedHeaderIsNotFollowed() throws {
-        try withFolder { folder in
+    @Test func aLinkedHeaderIsNotFollowed() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let store = try vault(folder, .symmetric(key))
             let header = store.folderURL.appendingPathComponent(VaultHeader.fileName)
@@ -77,8 +71,8 @@ struct EncryptedFileCryptHostileFolderTests {
 
     // MARK: The folder removed under an open store
 
-    @Test func aVaultFolderRemovedUnderAnOpenStoreGetsItsHeaderBackOnTheNextSet() throws {
-        try withFolder { folder in
+    @Test func aVaultFolderRemovedUnderAnOpenStoreGetsItsHeaderBackOnTheNextSet() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let store = try vault(folder, .symmetric(key))
             try store.set("before", for: token)
@@ -92,8 +86,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aRemovedHeaderIsRestoredByTheNextSet() throws {
-        try withFolder { folder in
+    @Test func aRemovedHeaderIsRestoredByTheNextSet() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .passphrase("correct horse"))
             try store.set("kept", for: token)
             try FileManager.default.removeItem(at: store.folderURL.appendingPathComponent(VaultHeader.fileName))
@@ -105,8 +99,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aSetIntoAFolderThatNowHoldsAnotherVaultFailsAndWritesNothing() throws {
-        try withFolder { folder in
+    @Test func aSetIntoAFolderThatNowHoldsAnotherVaultFailsAndWritesNothing() async throws {
+        try await withTemporaryFolder { folder in
             let first = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try FileManager.default.removeItem(at: first.folderURL)
             let secondKey = SymmetricKey(size: .bits256)
@@ -125,46 +119,46 @@ struct EncryptedFileCryptHostileFolderTests {
     }
 
     @Test func aStaleStoreNeverLeavesAnItemInAVaultCreatedInItsFolderMeanwhile() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let stale = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
-        let stop = LockedState(false)
-        // How many `set` calls the stale store has finished, newest first.
-        let (finished, progress) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        // The stale store writes without pause while its folder is removed and a new vault made there, again and
-        // again. A write may be under way when the new vault appears; once it has returned, the new vault must
-        // hold none of the stale store's items.
-        let writer = Task {
-            try await onOwnThread {
-                var count = 0
-                while !stop.withLock({ $0 }) {
-                    _ = try? stale.set("stale", for: CryptKey<String>(key: "k\(count % 8)"))
-                    count += 1
-                    progress.yield(count)
+        try await withTemporaryFolder { folder in
+            let stale = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
+            let stop = LockedState(false)
+            // How many `set` calls the stale store has finished, newest first.
+            let (finished, progress) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            // The stale store writes without pause while its folder is removed and a new vault made there, again and
+            // again. A write may be under way when the new vault appears; once it has returned, the new vault must
+            // hold none of the stale store's items.
+            let writer = Task {
+                try await onOwnThread {
+                    var count = 0
+                    while !stop.withLock({ $0 }) {
+                        _ = try? stale.set("stale", for: CryptKey<String>(key: "k\(count % 8)"))
+                        count += 1
+                        progress.yield(count)
+                    }
+                    progress.finish()
                 }
-                progress.finish()
             }
+            var calls = finished.makeAsyncIterator()
+            var leaks: [String] = []
+            for round in 0..<150 {
+                try? FileManager.default.removeItem(at: stale.folderURL)
+                // The stale store may restore its own header first: then this round has no new vault to look at.
+                guard let fresh = try? vault(folder, .symmetric(SymmetricKey(size: .bits256))) else { continue }
+                // Wait until a call that started after the new vault appeared has finished.
+                let seen = await calls.next() ?? 0
+                while let count = await calls.next(), count < seen + 2 {}
+                if let count = try? fresh.itemCount(), count > 0 { leaks.append("round \(round): \(count) item(s)") }
+            }
+            stop.withLock { $0 = true }
+            try await writer.value
+            #expect(leaks.isEmpty, "items of the stale store left inside new vaults: \(leaks.prefix(5))")
         }
-        var calls = finished.makeAsyncIterator()
-        var leaks: [String] = []
-        for round in 0..<150 {
-            try? FileManager.default.removeItem(at: stale.folderURL)
-            // The stale store may restore its own header first: then this round has no new vault to look at.
-            guard let fresh = try? vault(folder, .symmetric(SymmetricKey(size: .bits256))) else { continue }
-            // Wait until a call that started after the new vault appeared has finished.
-            let seen = await calls.next() ?? 0
-            while let count = await calls.next(), count < seen + 2 {}
-            if let count = try? fresh.itemCount(), count > 0 { leaks.append("round \(round): \(count) item(s)") }
-        }
-        stop.withLock { $0 = true }
-        try await writer.value
-        #expect(leaks.isEmpty, "items of the stale store left inside new vaults: \(leaks.prefix(5))")
     }
 
     // MARK: Opens that fail change nothing
 
-    @Test func anExistingVaultIsNeverGivenANewKeyFile() throws {
-        try withFolder { folder in
+    @Test func anExistingVaultIsNeverGivenANewKeyFile() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .keyFile(folder.appendingPathComponent("master.key")))
             try store.set("secret", for: token)
             let missing = folder.appendingPathComponent("elsewhere/keys/master.key")
@@ -176,8 +170,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aMasterKeyThatCanNeverWorkIsRefusedBeforeAnythingIsCreated() throws {
-        try withFolder { folder in
+    @Test func aMasterKeyThatCanNeverWorkIsRefusedBeforeAnythingIsCreated() async throws {
+        try await withTemporaryFolder { folder in
             let namespaceFolder = StorageDirectory.custom(folder).folderURL(forNamespace: "secrets")
             #expect(throws: CryptStoreError.invalidMasterKey(reason: "the passphrase is empty")) {
                 _ = try vault(folder, .passphrase(""))
@@ -189,8 +183,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aWrongMasterKeyLeavesTheFolderAsItWas() throws {
-        try withFolder { folder in
+    @Test func aWrongMasterKeyLeavesTheFolderAsItWas() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try ForeignFiles.setPermissions(0o755, atPath: store.folderURL.path)
             #expect(throws: CryptStoreError.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
@@ -200,8 +194,8 @@ struct EncryptedFileCryptHostileFolderTests {
         }
     }
 
-    @Test func aNewVaultThatCannotBeCreatedLeavesNoFolderBehind() throws {
-        try withFolder { folder in
+    @Test func aNewVaultThatCannotBeCreatedLeavesNoFolderBehind() async throws {
+        try await withTemporaryFolder { folder in
             // The key file's folder is a regular file, so the key file cannot be created.
             let blocker = folder.appendingPathComponent("not-a-folder")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -215,10 +209,10 @@ struct EncryptedFileCryptHostileFolderTests {
 
     // MARK: The threat model: what is detected and what is not
 
-    @Test func aRolledBackItemIsNotDetected() throws {
+    @Test func aRolledBackItemIsNotDetected() async throws {
         // Documented in README ("What the vault detects") and the ForgeCrypt docs: each item is authenticated on
         // its own, so an older copy of the same item, or a deleted item restored from a backup, still opens.
-        try withFolder { folder in
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("revoked-token", for: token)
             let old = try Data(contentsOf: store.fileURL(for: token))

@@ -10,13 +10,6 @@ struct EncryptedFileCryptTests {
     let token = CryptKey<String>(key: "auth.access")
     let refresh = CryptKey<String>(key: "auth.refresh")
 
-    /// Runs `body` with a fresh temporary folder, removed afterwards.
-    private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
-    }
-
     private func vault(_ folder: URL, _ masterKey: MasterKey, namespace: String = "secrets") throws
         -> EncryptedFileCrypt
     {
@@ -37,8 +30,8 @@ struct EncryptedFileCryptTests {
 
     // MARK: Master keys
 
-    @Test func aWrongSymmetricKeyIsRefusedAndTheItemsStayIntact() throws {
-        try withFolder { folder in
+    @Test func aWrongSymmetricKeyIsRefusedAndTheItemsStayIntact() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let store = try vault(folder, .symmetric(key))
             try store.set("secret", for: token)
@@ -52,8 +45,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aWrongPassphraseOrKindOfKeyIsRefused() throws {
-        try withFolder { folder in
+    @Test func aWrongPassphraseOrKindOfKeyIsRefused() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .passphrase("right"))
             try store.set("secret", for: token)
             let wrong = CryptStoreError.wrongMasterKey(path: store.folderURL.path, createdWith: .passphrase)
@@ -66,15 +59,15 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aPassphraseVaultOpensWithAnyUnicodeSpellingOfThePassphrase() throws {
-        try withFolder { folder in
+    @Test func aPassphraseVaultOpensWithAnyUnicodeSpellingOfThePassphrase() async throws {
+        try await withTemporaryFolder { folder in
             try vault(folder, .passphrase("caf\u{E9}")).set("secret", for: token)
             #expect(try vault(folder, .passphrase("cafe\u{301}")).get(token) == "secret")
         }
     }
 
-    @Test func aKeyVaultIsNotOpenedWithAPassphrase() throws {
-        try withFolder { folder in
+    @Test func aKeyVaultIsNotOpenedWithAPassphrase() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             expectError(.wrongMasterKey(path: store.folderURL.path, createdWith: .symmetric)) {
                 _ = try vault(folder, .passphrase("guess"))
@@ -82,8 +75,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func theHeaderHoldsThePassphraseParametersAndNoKey() throws {
-        try withFolder { folder in
+    @Test func theHeaderHoldsThePassphraseParametersAndNoKey() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .passphrase("correct horse"))
             let data = try Data(contentsOf: store.folderURL.appendingPathComponent(VaultHeader.fileName))
             let header = try JSONDecoder().decode(VaultHeader.self, from: data)
@@ -97,8 +90,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aKeyFileIsCreatedOwnerOnlyWith32Bytes() throws {
-        try withFolder { folder in
+    @Test func aKeyFileIsCreatedOwnerOnlyWith32Bytes() async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("keys/master.key")
             let store = try vault(folder, .keyFile(keyURL))
             try store.set("secret", for: token)
@@ -110,8 +103,8 @@ struct EncryptedFileCryptTests {
     }
 
     @Test(arguments: [UInt16(0o644), 0o640, 0o604, 0o620])
-    func aKeyFileOthersCanUseIsRefused(mode: UInt16) throws {
-        try withFolder { folder in
+    func aKeyFileOthersCanUseIsRefused(mode: UInt16) async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("master.key")
             _ = try vault(folder, .keyFile(keyURL))
             try ForeignFiles.setPermissions(mode, atPath: keyURL.path)
@@ -121,8 +114,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aKeyFileOfTheWrongSizeOrAShortKeyOrAnEmptyPassphraseIsRefused() throws {
-        try withFolder { folder in
+    @Test func aKeyFileOfTheWrongSizeOrAShortKeyOrAnEmptyPassphraseIsRefused() async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("short.key")
             try ForeignFiles.write(Data(repeating: 7, count: 16), toPath: keyURL.path, permissions: 0o600)
             #expect(throws: CryptStoreError.self) { _ = try vault(folder, .keyFile(keyURL), namespace: "a") }
@@ -136,8 +129,8 @@ struct EncryptedFileCryptTests {
     // MARK: Tampering
 
     @Test(arguments: ["flip", "truncate", "empty", "version", "append"])
-    func aTamperedItemThrowsAndStaysOnDisk(damage: String) throws {
-        try withFolder { folder in
+    func aTamperedItemThrowsAndStaysOnDisk(damage: String) async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("secret", for: token)
             try store.set("intact", for: refresh)
@@ -159,8 +152,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func swappedItemFilesFailToOpen() throws {
-        try withFolder { folder in
+    @Test func swappedItemFilesFailToOpen() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("access", for: token)
             try store.set("refresh", for: refresh)
@@ -173,8 +166,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func anItemFromAnotherVaultWithTheSameKeyFailsToOpen() throws {
-        try withFolder { folder in
+    @Test func anItemFromAnotherVaultWithTheSameKeyFailsToOpen() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let first = try vault(folder, .symmetric(key), namespace: "first")
             let second = try vault(folder, .symmetric(key), namespace: "second")
@@ -186,8 +179,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func aVaultWhoseHeaderIsGoneIsNotReplacedByANewOne() throws {
-        try withFolder { folder in
+    @Test func aVaultWhoseHeaderIsGoneIsNotReplacedByANewOne() async throws {
+        try await withTemporaryFolder { folder in
             let key = SymmetricKey(size: .bits256)
             let store = try vault(folder, .symmetric(key))
             try store.set("secret", for: token)
@@ -206,8 +199,8 @@ struct EncryptedFileCryptTests {
     }
 
     @Test(arguments: ["not json", #"{"format": 9}"#, ""])
-    func aDamagedHeaderIsReportedAsCorrupt(contents: String) throws {
-        try withFolder { folder in
+    func aDamagedHeaderIsReportedAsCorrupt(contents: String) async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try Data(contents.utf8).write(to: store.folderURL.appendingPathComponent(VaultHeader.fileName))
             #expect {
@@ -221,8 +214,8 @@ struct EncryptedFileCryptTests {
 
     // MARK: The disk
 
-    @Test func theFolderIsOwnerOnlyAndEveryFileTooAlsoAfterAReplacement() throws {
-        try withFolder { folder in
+    @Test func theFolderIsOwnerOnlyAndEveryFileTooAlsoAfterAReplacement() async throws {
+        try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("first", for: token)
             #expect(try permissions(store.folderURL) == 0o700)
@@ -237,8 +230,8 @@ struct EncryptedFileCryptTests {
     }
 
     @Test(arguments: [UInt16(0o755), 0o777, 0o750])
-    func aWiderPreexistingFolderIsTightenedTo0700(mode: UInt16) throws {
-        try withFolder { folder in
+    func aWiderPreexistingFolderIsTightenedTo0700(mode: UInt16) async throws {
+        try await withTemporaryFolder { folder in
             let vaultFolder = folder.appendingPathComponent("secrets", isDirectory: true)
             try ForeignFiles.createFolder(atPath: vaultFolder.path)
             try ForeignFiles.setPermissions(mode, atPath: vaultFolder.path)
@@ -248,8 +241,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func noSecretAndNoKeyNameReachesTheDisk() throws {
-        try withFolder { folder in
+    @Test func noSecretAndNoKeyNameReachesTheDisk() async throws {
+        try await withTemporaryFolder { folder in
             let keyName = "user-ada.lovelace@example.com"
             let secret = "PLAINTEXT-SECRET-VALUE"
             let store = try vault(folder, .keyFile(folder.appendingPathComponent("master.key")))
@@ -273,8 +266,8 @@ struct EncryptedFileCryptTests {
         }
     }
 
-    @Test func secretsPersistAcrossInstancesAndDeleteAllKeepsTheVault() throws {
-        try withFolder { folder in
+    @Test func secretsPersistAcrossInstancesAndDeleteAllKeepsTheVault() async throws {
+        try await withTemporaryFolder { folder in
             let keyURL = folder.appendingPathComponent("master.key")
             try vault(folder, .keyFile(keyURL)).set("persisted", for: token)
             let reopened = try vault(folder, .keyFile(keyURL))

@@ -1,4 +1,5 @@
 import ForgeStorageTesting
+import ForgeTestSupport
 import Foundation
 import Testing
 
@@ -29,23 +30,23 @@ struct InMemoryCryptFaultParityTests {
         expectSameError(try real.contains(token), try memory.contains(token))
     }
 
-    @Test func corruptDataFailsLikeATamperedVaultItem() throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let vault = try EncryptedFileCrypt(
-            directory: .custom(folder),
-            namespace: "secrets",
-            masterKey: .symmetric(SymmetricKey(size: .bits256))
-        )
-        try vault.set("abc", for: token)
-        var bytes = try Data(contentsOf: vault.fileURL(for: token))
-        bytes[bytes.count - 1] ^= 0xFF
-        try bytes.write(to: vault.fileURL(for: token))
+    @Test func corruptDataFailsLikeATamperedVaultItem() async throws {
+        try await withTemporaryFolder { folder in
+            let vault = try EncryptedFileCrypt(
+                directory: .custom(folder),
+                namespace: "secrets",
+                masterKey: .symmetric(SymmetricKey(size: .bits256))
+            )
+            try vault.set("abc", for: token)
+            var bytes = try Data(contentsOf: vault.fileURL(for: token))
+            bytes[bytes.count - 1] ^= 0xFF
+            try bytes.write(to: vault.fileURL(for: token))
 
-        let memory = InMemoryCrypt(faults: StoreFaults([.always(.read, with: .corruptData)]))
-        try memory.set("abc", for: token)
-        expectSameError(try vault.get(token), try memory.get(token))
-        #expect(try vault.contains(token) == memory.contains(token))
+            let memory = InMemoryCrypt(faults: StoreFaults([.always(.read, with: .corruptData)]))
+            try memory.set("abc", for: token)
+            expectSameError(try vault.get(token), try memory.get(token))
+            #expect(try vault.contains(token) == memory.contains(token))
+        }
     }
 
     /// Expects both calls to throw the same ``CryptStoreError``.

@@ -1,4 +1,5 @@
 import ForgeFileStore
+import ForgeTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ForgeCore
 import ForgeStorageTesting
+import ForgeTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import ForgeCore
 import ForgeKVStore
 import ForgeStorageTesting
+import ForgeTestSupport
 import Foundation
 import Testing
 

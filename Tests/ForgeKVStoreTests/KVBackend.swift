@@ -1,5 +1,6 @@
 import ForgeCore
 import ForgeKVStore
+import ForgeTestSupport
 import Foundation
 import Testing
 
