@@ -151,7 +151,7 @@ extension DiskKVStore: KVStoring {
         }
         do {
             try folder.remove(name)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             // Nothing stored: done.
         } catch {
             throw KVStoreError.removeFailed(key: key.key, underlying: error.description)

@@ -87,6 +87,6 @@ struct RelativePathTests {
         #expect(temporary.utf8.count < 120)
         #expect(TemporaryName.isTemporary(temporary))
         #expect(temporary.hasPrefix(TemporaryName.prefix(for: name)))
-        #expect(!TemporaryName.isOrphaned( temporary))
+        #expect(!TemporaryName.isOrphaned(temporary))
     }
 }

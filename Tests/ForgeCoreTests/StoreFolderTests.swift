@@ -102,7 +102,10 @@ struct StoreFolderTests {
         try await withFolder { folder, base in
             try ForeignFiles.write(Data("outside".utf8), toPath: base + "/outside/file")
             try folder.write(Data(), as: "placeholder")
-            try FileManager.default.createSymbolicLink(atPath: folder.path + "/dir", withDestinationPath: base + "/outside")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.path + "/dir",
+                withDestinationPath: base + "/outside"
+            )
             try FileManager.default.createSymbolicLink(
                 atPath: folder.path + "/link",
                 withDestinationPath: base + "/outside/file"
@@ -164,7 +167,10 @@ struct StoreFolderTests {
             try ForeignFiles.write(Data("keep".utf8), toPath: base + "/outside/keep")
             try folder.write(Data("a".utf8), as: "c", in: ["a", "b"])
             try folder.write(Data("d".utf8), as: "d")
-            try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: base + "/outside")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.path + "/link",
+                withDestinationPath: base + "/outside"
+            )
             try folder.removeAll()
             #expect(try FileManager.default.contentsOfDirectory(atPath: base) == ["outside"])
             #expect(try Data(contentsOf: URL(fileURLWithPath: base + "/outside/keep")) == Data("keep".utf8))
@@ -190,9 +196,13 @@ struct StoreFolderTests {
             }
             #expect(noFolder?.isMissing == true)
             try folder.write(Data("theirs".utf8), as: "guard")
-            #expect(try folder.write(Data("x".utf8), as: "item", ifFileNamed: "guard", accepts: accepts) == .guardRejected)
+            #expect(
+                try folder.write(Data("x".utf8), as: "item", ifFileNamed: "guard", accepts: accepts) == .guardRejected
+            )
             try folder.remove("guard")
-            #expect(try folder.write(Data("x".utf8), as: "item", ifFileNamed: "guard", accepts: accepts) == .guardMissing)
+            #expect(
+                try folder.write(Data("x".utf8), as: "item", ifFileNamed: "guard", accepts: accepts) == .guardMissing
+            )
             try folder.write(Data("mine".utf8), as: "guard")
             #expect(try folder.write(Data("x".utf8), as: "item", ifFileNamed: "guard", accepts: accepts) == .written)
             #expect(try folder.read("item") == Data("x".utf8))

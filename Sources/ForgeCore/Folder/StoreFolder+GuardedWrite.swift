@@ -29,9 +29,9 @@ extension StoreFolder {
         let folder = try openRoot(creating: false)
         let before = try check(guardName, in: folder, accepts: accepts)
         guard before == .written else { return before }
-        try write(data, as: name, into: folder, replacing: true)
+        try write(data, as: EntryName(name), into: folder, replacing: true)
         let after = try check(guardName, in: folder, accepts: accepts)
-        if after != .written { try? folder.remove(EntryName(name)) }
+        if after != .written { try? folder.remove(EntryName(name), kinds: [.file]) }
         return after
     }
 
@@ -43,8 +43,8 @@ extension StoreFolder {
     ) throws(FileSystemError) -> GuardedWrite {
         let contents: Data
         do {
-            contents = try folder.openEntry(name, .read).readAll()
-        } catch where error.isMissing {
+            contents = try folder.openEntry(EntryName(name), .read).readAll()
+        } catch  where error.isMissing {
             return .guardMissing
         }
         return accepts(contents) ? .written : .guardRejected

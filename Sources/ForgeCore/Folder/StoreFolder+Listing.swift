@@ -13,7 +13,7 @@ extension StoreFolder {
         let folder: Descriptor
         do {
             folder = try openFolder(folders, creating: false)
-        } catch where error.isNotFound {
+        } catch  where error.isNotFound {
             return []
         }
         return try Self.listing(of: folder)
@@ -26,7 +26,7 @@ extension StoreFolder {
         let root: Descriptor
         do {
             root = try openRoot(creating: false)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             return 0
         }
         return try Self.totalSize(of: root)
@@ -38,15 +38,15 @@ extension StoreFolder {
             switch entry.kind {
             case .file:
                 // A file removed or replaced since the listing counts as nothing.
-                guard let status = try? folder.status(of: entry.storedName.string), status.kind == .file else {
+                guard let status = try? folder.status(of: entry.storedName), status.kind == .file else {
                     continue
                 }
                 total += status.size
             case .folder:
                 let child: Descriptor
                 do {
-                    child = try folder.openFolder(entry.storedName)
-                } catch where error.isNotFound || error.isSymbolicLink {
+                    child = try folder.openEntry(entry.storedName, .folder)
+                } catch  where error.isNotFound || error.isSymbolicLink {
                     // Removed, or replaced by a file or a link, since the listing: nothing to count.
                     continue
                 }

@@ -11,16 +11,16 @@ extension StoreFolder {
         let parentPath = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         if let parent = try? Descriptor(opening: parentPath, .folder) {
-            guard let status = try parent.status(of: name) else { return }
+            guard let status = try parent.status(of: EntryName(name)) else { return }
             if status.kind == .folder {
-                let trash = TemporaryName.make(for: name)
+                let trash = EntryName(TemporaryName.make(for: name))
                 do {
-                    try parent.rename(name, to: trash)
-                    try Self.removeTree(EntryName(trash), in: parent)
+                    try parent.rename(EntryName(name), to: trash)
+                    try Self.removeTree(trash, in: parent)
                     return
-                } catch where error.operation == .rename && error.isMissing {
+                } catch  where error.operation == .rename && error.isMissing {
                     return
-                } catch where error.operation != .rename {
+                } catch  where error.operation != .rename {
                     throw error
                 } catch {
                     // The parent may not be changed: empty the folder in place below.
@@ -30,7 +30,7 @@ extension StoreFolder {
         let folder: Descriptor
         do {
             folder = try openRoot(creating: false)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             return
         }
         try Self.removeContents(of: folder)
@@ -42,24 +42,24 @@ extension StoreFolder {
     static func removeTree(_ name: EntryName, in parent: Descriptor) throws(FileSystemError) {
         let folder: Descriptor
         do {
-            folder = try parent.openFolder(name)
-        } catch where error.isMissing {
+            folder = try parent.openEntry(name, .folder)
+        } catch  where error.isMissing {
             return
-        } catch where error.isSymbolicLink || error.isNotDirectory {
+        } catch  where error.isSymbolicLink || error.isNotDirectory {
             do {
-                try parent.remove(name)
-            } catch where error.isMissing {}
+                try parent.remove(name, kinds: anythingButAFolder)
+            } catch  where error.isMissing {}
             return
         }
         var attempts = 0
         while true {
             try removeContents(of: folder)
             do {
-                try parent.remove(name, folder: true)
+                try parent.remove(name, kinds: [.folder])
                 return
-            } catch where error.isMissing {
+            } catch  where error.isMissing {
                 return
-            } catch where error.isNotEmpty && attempts < 8 {
+            } catch  where error.isNotEmpty && attempts < 8 {
                 // A writer holding the folder open added a file since it was listed: empty it again.
                 attempts += 1
             }
@@ -73,8 +73,8 @@ extension StoreFolder {
                 try removeTree(entry.storedName, in: folder)
             } else {
                 do {
-                    try folder.remove(entry.storedName)
-                } catch where error.isMissing {}
+                    try folder.remove(entry.storedName, kinds: anythingButAFolder)
+                } catch  where error.isMissing {}
             }
         }
     }
@@ -116,8 +116,10 @@ extension StoreFolder {
         return entries.filter { $0.name.hasPrefix(prefix) && Self.removeOrphan($0, in: folder) }.count
     }
 
-    /// Removes the temporary files of dead processes in the open `folder` and beneath it, and the folders that
-    /// leaves empty; returns how many it removed. Errors are ignored: what stays is tried again next time.
+    /// Removes the temporary files of dead processes in the open `folder` and beneath it.
+    ///
+    /// Also removes the folders that leaves empty, and returns how many temporary files it removed. Errors are
+    /// ignored: what stays is tried again next time.
     @discardableResult
     static func removeOrphans(in folder: Descriptor) -> Int {
         guard let entries = try? folder.entries() else { return 0 }
@@ -126,11 +128,11 @@ extension StoreFolder {
             if removeOrphan(entry, in: folder) {
                 removed += 1
             } else if entry.kind == .folder && !TemporaryName.isTemporary(entry.name),
-                let child = try? folder.openFolder(entry.storedName)
+                let child = try? folder.openEntry(entry.storedName, .folder)
             {
                 removed += removeOrphans(in: child)
                 // Fails, as it should, unless the folder is now empty.
-                try? folder.remove(entry.storedName, folder: true)
+                try? folder.remove(entry.storedName, kinds: [.folder])
             }
         }
         return removed
@@ -140,6 +142,6 @@ extension StoreFolder {
     private static func removeOrphan(_ entry: FolderEntry, in folder: Descriptor) -> Bool {
         guard TemporaryName.isOrphaned(entry.name) else { return false }
         if entry.kind == .folder { return (try? removeTree(entry.storedName, in: folder)) != nil }
-        return (try? folder.remove(entry.storedName)) != nil
+        return (try? folder.remove(entry.storedName, kinds: anythingButAFolder)) != nil
     }
 }

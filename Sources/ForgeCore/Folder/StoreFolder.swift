@@ -57,6 +57,9 @@ package struct StoreFolder: Sendable {
         self.init(path: directory.folderURL(forNamespace: namespace).path, options: options)
     }
 
+    /// Every kind of entry but a folder: what a store's removal of a key or item takes away.
+    static let anythingButAFolder: Set<FileStatus.Kind> = [.file, .symbolicLink, .other]
+
     /// The folder's file URL.
     package var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 }
@@ -80,7 +83,7 @@ extension StoreFolder {
         let folder: Descriptor
         do {
             folder = try openFolder(folders, creating: false)
-        } catch where error.isNotFound {
+        } catch  where error.isNotFound {
             return nil
         }
         return try folder.status(of: storedName(of: name, in: folder))
@@ -117,8 +120,8 @@ extension StoreFolder {
     }
 
     /// Writes `data` as `name` in the open `folder`, through a temporary file renamed (or linked) into place.
-    func write(_ data: Data, as name: String, into folder: Descriptor, replacing: Bool) throws(FileSystemError) {
-        let temporary = TemporaryName.make(for: name)
+    func write(_ data: Data, as name: EntryName, into folder: Descriptor, replacing: Bool) throws(FileSystemError) {
+        let temporary = EntryName(TemporaryName.make(for: name.string))
         let file = try folder.openEntry(temporary, .createNew(permissions: options.filePermissions))
         do {
             try file.writeAll(data)
@@ -129,10 +132,10 @@ extension StoreFolder {
                 try folder.rename(temporary, to: name)
             } else {
                 try folder.link(temporary, as: name)
-                try? folder.remove(EntryName(temporary))
+                try? folder.remove(temporary, kinds: [.file])
             }
         } catch {
-            try? folder.remove(EntryName(temporary))
+            try? folder.remove(temporary, kinds: [.file])
             throw error
         }
         // The file is in place whatever this flush reports: a failure here cannot be told as a failed write.
@@ -150,17 +153,7 @@ extension StoreFolder {
         regularFilesOnly: Bool = false
     ) throws(FileSystemError) {
         let folder = try openFolder(folders, creating: false)
-        let storedName = storedName(of: name, in: folder)
-        let target = folder.child(storedName)
-        switch try folder.status(of: storedName)?.kind {
-        case nil: throw .missing(.remove, path: target)
-        case .file: break
-        case .folder: throw .folderInTheWay(.remove, path: target)
-        case .symbolicLink where regularFilesOnly: throw .linkInTheWay(.remove, path: target)
-        case .other where regularFilesOnly: throw .invalid(.remove, path: target)
-        case .symbolicLink, .other: break
-        }
-        try folder.remove(EntryName(storedName))
+        try folder.remove(storedName(of: name, in: folder), kinds: regularFilesOnly ? [.file] : Self.anythingButAFolder)
         removeEmptyFolders(folders)
     }
 
@@ -171,7 +164,7 @@ extension StoreFolder {
         do {
             try FileManager.default.setAttributes([.protectionKey: protection.foundationValue], ofItemAtPath: path())
         } catch {
-            throw .invalid(.setAttributes, path: path())
+            throw FileSystemError(.setAttributes, path: path(), code: EPERM)
         }
         #endif
     }
@@ -185,7 +178,7 @@ extension StoreFolder {
     func openRoot(creating: Bool) throws(FileSystemError) -> Descriptor {
         do {
             return try Descriptor(opening: path, .folder)
-        } catch where error.isMissing && creating && options.createsFolder {
+        } catch  where error.isMissing && creating && options.createsFolder {
             if try Descriptor.makeFolders(atPath: path, permissions: options.folderPermissions) {
                 try applyProtection(toPath: path)
             }
@@ -201,11 +194,11 @@ extension StoreFolder {
             let storedName = storedName(of: name, in: folder)
             do {
                 folder = try folder.openEntry(storedName, .folder)
-            } catch where error.isMissing && creating && options.createsFolder {
+            } catch  where error.isMissing && creating && options.createsFolder {
                 do {
                     try folder.makeFolder(storedName, permissions: options.folderPermissions)
                     try applyProtection(toPath: folder.child(storedName))
-                } catch where error.isAlreadyExists {
+                } catch  where error.isAlreadyExists {
                     // Another writer made it first.
                 }
                 folder = try folder.openEntry(storedName, .folder)
@@ -220,7 +213,7 @@ extension StoreFolder {
         var remaining = folders
         while let name = remaining.popLast() {
             guard let parent = try? openFolder(remaining, creating: false),
-                (try? parent.remove(EntryName(storedName(of: name, in: parent)), folder: true)) != nil
+                (try? parent.remove(storedName(of: name, in: parent), kinds: [.folder])) != nil
             else { return }
         }
     }
@@ -229,11 +222,12 @@ extension StoreFolder {
     ///
     /// A name in NFD was written by another program or copied from an HFS+ volume. The NFC spelling is tried first,
     /// and is the answer whenever something has it or neither spelling exists; an ASCII name has one spelling.
-    func storedName(of name: String, in folder: Descriptor) -> String {
-        guard !FileNameEncoding.isASCII(name), case .success(nil) = Result(catching: { try folder.status(of: name) })
-        else { return name }
-        let decomposed = name.decomposedStringWithCanonicalMapping
-        guard !decomposed.utf8.elementsEqual(name.utf8), (try? folder.status(of: decomposed)) != nil else { return name }
+    func storedName(of name: String, in folder: Descriptor) -> EntryName {
+        let spelled = EntryName(name)
+        guard !FileNameEncoding.isASCII(name), case .success(nil) = Result(catching: { try folder.status(of: spelled) })
+        else { return spelled }
+        let decomposed = EntryName(name.decomposedStringWithCanonicalMapping)
+        guard decomposed != spelled, (try? folder.status(of: decomposed)) != nil else { return spelled }
         return decomposed
     }
 }

@@ -40,4 +40,14 @@ package struct EntryName: Sendable, Hashable {
 
     /// Whether the bytes are UTF-8, as every name a store writes is: only such entries can be store content.
     package var isUTF8: Bool { undecodableBytes == nil }
+
+    /// Whether two names are the same bytes: unlike Swift strings, names in NFC and NFD are different names.
+    package static func == (lhs: EntryName, rhs: EntryName) -> Bool {
+        lhs.undecodableBytes == rhs.undecodableBytes && lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    }
+
+    /// Hashes the name's bytes.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(undecodableBytes ?? Array(string.utf8))
+    }
 }

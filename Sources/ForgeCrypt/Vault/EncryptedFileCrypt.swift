@@ -139,7 +139,7 @@ extension EncryptedFileCrypt: CryptStoring {
         let file: Data
         do {
             file = try folder.read(item.fileName)
-        } catch where error.isNotFound || error.isSymbolicLink {
+        } catch  where error.isNotFound || error.isSymbolicLink {
             // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
@@ -175,7 +175,7 @@ extension EncryptedFileCrypt: CryptStoring {
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
         do {
             try folder.remove(keys.item(for: key.key).fileName)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             // Nothing stored: done.
         } catch {
             throw CryptStoreError.removeFailed(key: key.key, underlying: error.description)
@@ -209,7 +209,7 @@ extension EncryptedFileCrypt: CryptStoring {
             for entry in try folder.list() where Self.hasItemName(entry) {
                 do {
                     try folder.remove(entry.name)
-                } catch where error.isMissing {}
+                } catch  where error.isMissing {}
             }
         } catch {
             throw CryptStoreError.removeAllFailed(underlying: error.description)

@@ -96,7 +96,7 @@ extension MasterKey {
             let descriptor = try Descriptor(opening: path, .read)
             // Both from one open file: the bits describe the very file whose bytes are read.
             file = (try descriptor.readAll(), try descriptor.status().permissions)
-        } catch where error.isNotFound {
+        } catch  where error.isNotFound {
             return nil
         } catch {
             throw .openFailed(path: path, underlying: error.description)
@@ -120,7 +120,8 @@ extension MasterKey {
     func removeKeyFileLeftovers() {
         guard case .keyFile(let url) = self else { return }
         let keyFile = url.standardizedFileURL
-        StoreFolder(path: keyFile.deletingLastPathComponent().path).removeOrphanedTemporaries(of: keyFile.lastPathComponent)
+        StoreFolder(path: keyFile.deletingLastPathComponent().path)
+            .removeOrphanedTemporaries(of: keyFile.lastPathComponent)
     }
 
     /// Creates a key file of random bytes at `path`, owner-only, unless one appeared there meanwhile.
@@ -134,7 +135,7 @@ extension MasterKey {
         do {
             let key = CryptoPrimitives.randomBytes(count: CryptoPrimitives.keyByteCount)
             try folder.write(key, as: keyFile.lastPathComponent, replacing: false)
-        } catch where error.isAlreadyExists {
+        } catch  where error.isAlreadyExists {
             return
         } catch {
             throw .openFailed(path: path, underlying: error.description)

@@ -97,9 +97,9 @@ struct OpenedVault: Sendable {
             do {
                 try folder.write(headerBytes, as: VaultHeader.fileName, replacing: false)
                 return true
-            } catch where error.isAlreadyExists {
+            } catch  where error.isAlreadyExists {
                 return false
-            } catch where error.isMissing {
+            } catch  where error.isMissing {
                 continue
             } catch {
                 throw .openFailed(path: folder.path, underlying: error.description)
@@ -138,7 +138,7 @@ extension OpenedVault {
             let result: StoreFolder.GuardedWrite
             do {
                 result = try folder.write(file, as: name, ifFileNamed: VaultHeader.fileName) { isThisVaultsHeader($0) }
-            } catch where error.isMissing {
+            } catch  where error.isMissing {
                 // The folder is gone, or went while the item was written into it.
                 try restoreHeader(for: key)
                 continue
@@ -164,7 +164,7 @@ extension OpenedVault {
         let bytes: Data
         do {
             bytes = try folder.read(VaultHeader.fileName)
-        } catch where error.isNotFound {
+        } catch  where error.isNotFound {
             return
         } catch {
             throw .openFailed(path: folder.path, underlying: error.description)
@@ -197,7 +197,7 @@ extension OpenedVault {
         let data: Data
         do {
             data = try folder.read(VaultHeader.fileName)
-        } catch where error.isNotFound {
+        } catch  where error.isNotFound {
             return nil
         } catch {
             throw .openFailed(path: folder.path, underlying: error.description)
