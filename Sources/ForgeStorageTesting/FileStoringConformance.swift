@@ -106,12 +106,10 @@ extension FileStoringConformance {
 
     private static func a48MiBFileRoundTrips(_ store: any FileStoring) async throws {
         var large = Data(count: 48 * 1024 * 1024)
-        large.withUnsafeMutableBytes { bytes in
-            for index in stride(from: 0, to: bytes.count, by: 4096) {
-                bytes[index] = UInt8(truncatingIfNeeded: index / 4096 &* 31 &+ 7)
-            }
-            bytes[bytes.count - 1] = 0xAB
+        for index in stride(from: 0, to: large.count, by: 4096) {
+            large[index] = UInt8(truncatingIfNeeded: index / 4096 &* 31 &+ 7)
         }
+        large[large.count - 1] = 0xAB
         try await store.save(large, to: "big/blob.bin")
         let loaded = try await store.load("big/blob.bin")
         #expect(loaded.count == large.count)

@@ -75,6 +75,7 @@ enum CryptoPrimitives {
     static func passphraseKey(_ passphrase: Data, salt: Data, iterations: Int) throws -> SymmetricKey {
         #if canImport(CryptoKit)
         var derived = [UInt8](repeating: 0, count: keyByteCount)
+        // CommonCrypto's C function takes the passphrase's and the salt's bytes by address.
         let status = passphrase.withUnsafeBytes { password in
             salt.withUnsafeBytes { saltBytes in
                 CCKeyDerivationPBKDF(
