@@ -48,12 +48,27 @@ package struct FileSystemError: Error, Sendable, Equatable, CustomStringConverti
     package var isSymbolicLink: Bool { code == ELOOP }
 
     /// The system's text for the error, for example "No space left on device".
-    package var reason: String {
+    package var message: String {
         String(cString: strerror(code))
+    }
+
+    /// The typed cause of the error, as the stores report it; ``description`` for a code it does not name.
+    package var reason: FailureReason {
+        switch code {
+        case ENOENT: .notFound
+        case ENOSPC, EDQUOT: .outOfSpace
+        case EROFS: .readOnlyVolume
+        case EACCES, EPERM: .permissionDenied
+        case EISDIR: .isFolder
+        case ENOTDIR: .parentIsFile
+        case ELOOP: .symbolicLink
+        case EIO: .ioError
+        default: .other(description)
+        }
     }
 
     /// A readable sentence naming the operation, the path and the cause.
     package var description: String {
-        "\(operation.rawValue) '\(path)' failed: \(reason) (errno \(code))"
+        "\(operation.rawValue) '\(path)' failed: \(message) (errno \(code))"
     }
 }

@@ -155,7 +155,7 @@ extension DiskKVStore: KVStoring {
         do {
             try FileSystem.removeFile(atPath: path(name))
         } catch {
-            throw KVStoreError.removeFailed(key: key.key, underlying: error.description)
+            throw KVStoreError(error, removing: key.key)
         }
     }
 
@@ -176,7 +176,7 @@ extension DiskKVStore: KVStoring {
         do {
             try FileSystem.removeDirectoryTree(atPath: folderPath)
         } catch {
-            throw KVStoreError.removeAllFailed(underlying: error.description)
+            throw KVStoreError(error, removing: nil)
         }
     }
 }
@@ -233,7 +233,7 @@ extension DiskKVStore {
         do {
             try FileSystem.writeAtomically(data, named: name, inFolder: folderPath, options: options)
         } catch {
-            throw KVStoreError.writeFailed(key: key, underlying: error.description)
+            throw KVStoreError(error, writing: key)
         }
     }
 

@@ -27,24 +27,28 @@ extension ReliabilitySuites {
             try vault.set("old", for: CryptKey<String>(key: "token"))
             try volume.makeReadOnly()
 
-            #expect(throws: KVStoreError.self) { try values.set(KVKey<String>("name"), value: "new") }
+            let refused = #expect(throws: KVStoreError.self) { try values.set(KVKey<String>("name"), value: "new") }
+            #expect(refused?.reason == .readOnlyVolume, "\(String(describing: refused))")
             #expect(throws: KVStoreError.self) { try values.remove(KVKey<String>("name")) }
             #expect(throws: KVStoreError.self) { try values.removeAll() }
             #expect(values.get(KVKey<String>("name")) == "old")
 
-            await #expect(throws: FileStoreError.writeFailed(path: "docs/a.txt", reason: .permissionDenied)) {
+            await #expect(throws: FileStoreError.writeFailed(path: "docs/a.txt", reason: .readOnlyVolume)) {
                 try await files.save(Data("new".utf8), to: "docs/a.txt")
             }
-            await #expect(throws: FileStoreError.deleteFailed(path: "docs/a.txt", reason: .permissionDenied)) {
+            await #expect(throws: FileStoreError.deleteFailed(path: "docs/a.txt", reason: .readOnlyVolume)) {
                 try await files.delete("docs/a.txt")
             }
-            await #expect(throws: FileStoreError.deleteFailed(path: "", reason: .permissionDenied)) {
+            await #expect(throws: FileStoreError.deleteFailed(path: "", reason: .readOnlyVolume)) {
                 try await files.deleteAll()
             }
             #expect(try await files.load("docs/a.txt") == Data("old".utf8))
 
             let reopened = try EncryptedFileCrypt(directory: directory, namespace: "vault", masterKey: masterKey)
-            #expect(throws: CryptStoreError.self) { try reopened.set("new", for: CryptKey<String>(key: "token")) }
+            let refusedSecret = #expect(throws: CryptStoreError.self) {
+                try reopened.set("new", for: CryptKey<String>(key: "token"))
+            }
+            #expect(refusedSecret?.reason == .readOnlyVolume, "\(String(describing: refusedSecret))")
             #expect(throws: CryptStoreError.self) { try reopened.deleteAll() }
             #expect(try reopened.get(CryptKey<String>(key: "token")) == "old")
             #expect(DiskKVStore(directory: directory, namespace: "settings").get(KVKey<String>("name")) == "old")

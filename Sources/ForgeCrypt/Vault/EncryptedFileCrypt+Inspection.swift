@@ -58,7 +58,7 @@ extension EncryptedFileCrypt {
         do {
             return try FileSystem.listDirectory(atPath: path).filter(isItemFile).count
         } catch {
-            throw .openFailed(path: path, underlying: error.description)
+            throw CryptStoreError(error, opening: path)
         }
     }
 }

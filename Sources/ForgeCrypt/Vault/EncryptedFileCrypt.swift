@@ -141,7 +141,7 @@ extension EncryptedFileCrypt: CryptStoring {
             // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
-            throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
+            throw CryptStoreError(error, reading: key.key)
         }
         guard let plaintext = keys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
         return try SecretCoding.decode(Value.self, from: plaintext, key: key.key)
@@ -162,7 +162,7 @@ extension EncryptedFileCrypt: CryptStoring {
         do {
             file = try keys.seal(plaintext, as: item)
         } catch {
-            throw CryptStoreError.writeFailed(key: key.key, underlying: String(describing: error))
+            throw CryptStoreError.writeFailed(key: key.key, underlying: .other(String(describing: error)))
         }
         try vault.writeItem(file, named: item.fileName, inFolder: folderPath, for: key.key)
     }
@@ -174,7 +174,7 @@ extension EncryptedFileCrypt: CryptStoring {
         do {
             try FileSystem.removeFile(atPath: itemPath(for: key.key))
         } catch {
-            throw CryptStoreError.removeFailed(key: key.key, underlying: error.description)
+            throw CryptStoreError(error, removing: key.key)
         }
     }
 
@@ -189,7 +189,7 @@ extension EncryptedFileCrypt: CryptStoring {
         do {
             return try FileSystem.isRegularFile(atPath: itemPath(for: key.key))
         } catch {
-            throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
+            throw CryptStoreError(error, reading: key.key)
         }
     }
 
@@ -206,7 +206,7 @@ extension EncryptedFileCrypt: CryptStoring {
                 try FileSystem.removeFile(atPath: folderPath + "/" + entry.name)
             }
         } catch {
-            throw CryptStoreError.removeAllFailed(underlying: error.description)
+            throw CryptStoreError(error, removing: nil)
         }
     }
 }

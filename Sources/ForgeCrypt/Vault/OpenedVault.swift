@@ -66,7 +66,7 @@ struct OpenedVault: Sendable {
         do {
             createdFolder = try FileSystem.status(atPath: folder) == nil
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw CryptStoreError(error, opening: folder)
         }
         do throws(CryptStoreError) {
             let (key, passphrase) = try masterKey.keyForNewVault(vaultPath: folder)
@@ -83,7 +83,7 @@ struct OpenedVault: Sendable {
             do {
                 bytes = try JSONCodec.encode(header)
             } catch {
-                throw .openFailed(path: folder, underlying: String(describing: error))
+                throw .openFailed(path: folder, underlying: .other(String(describing: error)))
             }
             let vault = OpenedVault(header: header, headerBytes: bytes, keys: keys, protection: protection)
             // Never replaces a header: a concurrent opener's header wins and this one reads it.
@@ -117,7 +117,7 @@ struct OpenedVault: Sendable {
             } catch  where error.code == ENOENT {
                 continue
             } catch {
-                throw .openFailed(path: folder, underlying: error.description)
+                throw CryptStoreError(error, opening: folder)
             }
         }
         throw .openFailed(path: folder, underlying: "the vault folder vanished while its header was written")
@@ -132,7 +132,7 @@ struct OpenedVault: Sendable {
                 protection: protection
             )
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw CryptStoreError(error, opening: folder)
         }
     }
 
@@ -173,7 +173,7 @@ extension OpenedVault {
                 try restoreHeader(inFolder: folder, for: key)
                 continue
             } catch {
-                throw .writeFailed(key: key, underlying: error.description)
+                throw CryptStoreError(error, writing: key)
             }
             switch result {
             case .written:
@@ -197,7 +197,7 @@ extension OpenedVault {
         } catch  where error.isNotFound {
             return
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw CryptStoreError(error, opening: folder)
         }
         guard isThisVaultsHeader(bytes) else { throw .vaultReplaced(path: folder) }
     }
@@ -214,7 +214,7 @@ extension OpenedVault {
         do throws(CryptStoreError) {
             _ = try writeHeader(inFolder: folder)
         } catch {
-            throw .writeFailed(key: key, underlying: error.description)
+            throw .writeFailed(key: key, underlying: error.reason ?? .other(error.description))
         }
     }
 }
@@ -230,7 +230,7 @@ extension OpenedVault {
         } catch  where error.isNotFound {
             return nil
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw CryptStoreError(error, opening: folder)
         }
         guard let header = try? JSONCodec.decode(VaultHeader.self, from: data) else {
             throw .corruptVault(path: folder, reason: "\(VaultHeader.fileName) is not a vault header")
@@ -246,7 +246,7 @@ extension OpenedVault {
         do {
             entries = try FileSystem.listDirectory(atPath: folder)
         } catch {
-            throw .openFailed(path: folder, underlying: error.description)
+            throw CryptStoreError(error, opening: folder)
         }
         let itemCount = entries.filter(EncryptedFileCrypt.isItemFile).count
         guard itemCount == 0 else {
