@@ -4,7 +4,7 @@ public import Foundation
 /// and the underlying reason.
 ///
 /// No failure is ever reported as "not found": a read that cannot tell throws one of these, and the
-/// stored secret stays as it was. A failure of the files underneath carries a typed ``FailureReason``:
+/// stored secret stays as it was. A failure of the files underneath carries a typed `FailureReason`:
 ///
 /// ```swift
 /// do {

@@ -35,7 +35,7 @@ public enum FileStoreError: LocalizedError, Sendable, Hashable {
     /// The file at `path` is not JSON of the requested type.
     case decodingFailed(path: String, underlying: String)
 
-    /// Why a read, write, delete or listing failed: the ``FailureReason`` every store module reports.
+    /// Why a read, write, delete or listing failed: the `FailureReason` every store module reports.
     public typealias Reason = FailureReason
 
     /// The path the failed operation was for, as it was given; empty for the whole store.
@@ -48,7 +48,7 @@ public enum FileStoreError: LocalizedError, Sendable, Hashable {
         }
     }
 
-    /// The system's reason for the failure: ``FailureReason/notFound`` for ``notFound(path:)``, the reason of
+    /// The system's reason for the failure: `.notFound` for ``notFound(path:)``, the reason of
     /// a failed read, write, delete or listing, and nil for the other cases, which the store decides itself.
     public var reason: FailureReason? {
         switch self {

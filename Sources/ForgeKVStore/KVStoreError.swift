@@ -2,7 +2,7 @@ public import Foundation
 
 /// An error thrown by a ``KVStoring`` operation, naming the key involved and the underlying reason.
 ///
-/// A failure of the storage underneath carries a typed ``FailureReason``, so code can tell a full disk from
+/// A failure of the storage underneath carries a typed `FailureReason`, so code can tell a full disk from
 /// a denied permission:
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 /// A set of operations a fault applies to: `.write`, `[.write, .delete]`, ``changes`` or ``all``.
 ///
-/// Each ``StoreOperation`` has one bit, its position in `StoreOperation.allCases`, so a new operation has a
+/// Each `StoreOperation` has one bit, its position in `StoreOperation.allCases`, so a new operation has a
 /// place in the set without anything else to change.
 public struct StoreOperations: OptionSet, Sendable, Hashable {
     /// The bits of the set.

@@ -48,6 +48,25 @@ struct KVStoreErrorTests {
         #expect(matched)
     }
 
+    @Test func theReferenceAPIsSwitchStillReadsTheUnderlyingReason() {
+        var printed: [String] = []
+        for error in [
+            KVStoreError.writeFailed(key: "k", underlying: .outOfSpace), .encodingFailed(key: "k", underlying: "nan"),
+        ] {
+            switch error {
+            case .encodingFailed(let key, let underlying):
+                printed.append("Encoding failed for '\(key)': \(underlying)")
+            case .writeFailed(let key, let underlying):
+                printed.append("Write failed for '\(key)': \(underlying)")
+            default:
+                printed.append(error.localizedDescription)
+            }
+        }
+        #expect(
+            printed == ["Write failed for 'k': there is no space left on the volume", "Encoding failed for 'k': nan"]
+        )
+    }
+
     @Test func systemFailuresMapToTheirReason() {
         let write = KVStoreError(FileSystemError(.open, path: "k", code: ENOSPC), writing: "k")
         #expect(write == .writeFailed(key: "k", underlying: .outOfSpace))

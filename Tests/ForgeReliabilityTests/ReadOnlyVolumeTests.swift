@@ -27,10 +27,13 @@ extension ReliabilitySuites {
             try vault.set("old", for: CryptKey<String>(key: "token"))
             try volume.makeReadOnly()
 
-            let refused = #expect(throws: KVStoreError.self) { try values.set(KVKey<String>("name"), value: "new") }
-            #expect(refused?.reason == .readOnlyVolume, "\(String(describing: refused))")
-            #expect(throws: KVStoreError.self) { try values.remove(KVKey<String>("name")) }
-            #expect(throws: KVStoreError.self) { try values.removeAll() }
+            #expect(throws: KVStoreError.writeFailed(key: "name", underlying: .readOnlyVolume)) {
+                try values.set(KVKey<String>("name"), value: "new")
+            }
+            #expect(throws: KVStoreError.removeFailed(key: "name", underlying: .readOnlyVolume)) {
+                try values.remove(KVKey<String>("name"))
+            }
+            #expect(throws: KVStoreError.removeAllFailed(underlying: .readOnlyVolume)) { try values.removeAll() }
             #expect(values.get(KVKey<String>("name")) == "old")
 
             await #expect(throws: FileStoreError.writeFailed(path: "docs/a.txt", reason: .readOnlyVolume)) {
@@ -45,11 +48,10 @@ extension ReliabilitySuites {
             #expect(try await files.load("docs/a.txt") == Data("old".utf8))
 
             let reopened = try EncryptedFileCrypt(directory: directory, namespace: "vault", masterKey: masterKey)
-            let refusedSecret = #expect(throws: CryptStoreError.self) {
+            #expect(throws: CryptStoreError.writeFailed(key: "token", underlying: .readOnlyVolume)) {
                 try reopened.set("new", for: CryptKey<String>(key: "token"))
             }
-            #expect(refusedSecret?.reason == .readOnlyVolume, "\(String(describing: refusedSecret))")
-            #expect(throws: CryptStoreError.self) { try reopened.deleteAll() }
+            #expect(throws: CryptStoreError.removeAllFailed(underlying: .readOnlyVolume)) { try reopened.deleteAll() }
             #expect(try reopened.get(CryptKey<String>(key: "token")) == "old")
             #expect(DiskKVStore(directory: directory, namespace: "settings").get(KVKey<String>("name")) == "old")
         }
