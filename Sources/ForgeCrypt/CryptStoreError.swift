@@ -4,7 +4,17 @@ public import Foundation
 /// and the underlying reason.
 ///
 /// No failure is ever reported as "not found": a read that cannot tell throws one of these, and the
-/// stored secret stays as it was.
+/// stored secret stays as it was. A failure of the files underneath carries a typed `FailureReason`:
+///
+/// ```swift
+/// do {
+///     try secrets.set(token, for: AuthKeys.accessToken)
+/// } catch CryptStoreError.writeFailed(_, .outOfSpace) {
+///     // ask the user to free some space
+/// } catch CryptStoreError.notAccessibleNow {
+///     // try again once the device is unlocked
+/// }
+/// ```
 public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// The master key does not open the vault at `path`: another key file, key or passphrase made it.
     ///
@@ -27,19 +37,19 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// The master key cannot be used: a key file or key of the wrong size, or an empty passphrase.
     case invalidMasterKey(reason: String)
     /// The vault at `path` could not be opened: its folder or files could not be read, created or secured.
-    case openFailed(path: String, underlying: String)
+    case openFailed(path: String, underlying: FailureReason)
     /// The secret for `key` could not be encoded; nothing was written.
     case encodingFailed(key: String, underlying: String)
     /// The secret stored for `key` is intact but does not decode as the key's type.
     case decodingFailed(key: String, underlying: String)
     /// The secret for `key` could not be read.
-    case readFailed(key: String, underlying: String)
+    case readFailed(key: String, underlying: FailureReason)
     /// The secret for `key` could not be written; the previous secret is kept.
-    case writeFailed(key: String, underlying: String)
+    case writeFailed(key: String, underlying: FailureReason)
     /// The secret for `key` could not be removed.
-    case removeFailed(key: String, underlying: String)
+    case removeFailed(key: String, underlying: FailureReason)
     /// The store's secrets could not be removed.
-    case removeAllFailed(underlying: String)
+    case removeAllFailed(underlying: FailureReason)
     /// The Keychain item is not accessible now, usually because the device is locked
     /// (`errSecInteractionNotAllowed`). Try again once the device is unlocked; do not treat it as missing.
     case notAccessibleNow(key: String?)
@@ -60,6 +70,20 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
         case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .corruptVault, .insecureKeyFile, .invalidMasterKey,
             .openFailed,
             .removeAllFailed:
+            nil
+        }
+    }
+
+    /// Why the files underneath failed: the `underlying` reason of a failed open, read, write, remove or
+    /// remove-all; nil for the other cases, which the store or the Keychain decides.
+    public var reason: FailureReason? {
+        switch self {
+        case .openFailed(_, let reason), .readFailed(_, let reason), .writeFailed(_, let reason),
+            .removeFailed(_, let reason), .removeAllFailed(let reason):
+            reason
+        case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .tamperedItem, .corruptVault, .insecureKeyFile,
+            .invalidMasterKey, .encodingFailed, .decodingFailed, .notAccessibleNow, .missingEntitlement,
+            .unexpectedStatus:
             nil
         }
     }

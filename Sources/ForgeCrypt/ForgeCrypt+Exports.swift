@@ -1,6 +1,7 @@
 // The shared vocabulary of the vault, re-exported so `import ForgeCrypt` is enough to use it.
 @_exported public import enum ForgeCore.FileProtection
 @_exported public import enum ForgeCore.StorageDirectory
+@_exported public import enum ForgeCore.FailureReason
 
 // The key type of `MasterKey.symmetric(_:)`, from CryptoKit on Apple platforms and swift-crypto elsewhere.
 #if canImport(CryptoKit)

@@ -39,13 +39,42 @@ public final class InMemoryCrypt: Sendable {
     }
 }
 
+extension InMemoryCrypt {
+    /// Reports `operation` on `key` (nil for every key) to the instrument, and returns the fault it asks for.
+    ///
+    /// A plain store has no instrument and never fails.
+    private func report(_ operation: StoreOperation, _ key: String?) -> InjectedFault? {
+        instrument?.begin(operation, target: key)
+    }
+
+    /// Throws what the real stores throw when `call` on `key` (nil for every key) fails as `fault` says;
+    /// returns when there is no fault.
+    ///
+    /// A locked device is the Keychain answering `errSecInteractionNotAllowed`, through the Keychain's mapping
+    /// of statuses; the other faults are the vault's files failing with their `errno`, through `mapping`, the
+    /// vault's own (`CryptStoreError(_:writing:)` and the like). A test's own error is thrown as it is.
+    private func fail(
+        _ fault: InjectedFault?,
+        _ call: FileSystemError.Operation,
+        _ key: String?,
+        mappedBy mapping: (FileSystemError) -> CryptStoreError
+    ) throws {
+        guard let fault else { return }
+        if case .deviceLocked = fault {
+            throw KeychainStatus.error(for: KeychainStatus.interactionNotAllowed, key: key)
+        }
+        try fault.fail(call, key ?? "", mappedBy: mapping)
+    }
+}
+
 extension InMemoryCrypt: CryptStoring {
     /// Returns the secret stored for `key`, or nil.
     ///
     /// - Throws: ``CryptStoreError/decodingFailed(key:underlying:)`` when the secret is not a `Value`.
     public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
-        let fault = instrument?.begin(.read, target: key.key)
-        if let fault, !fault.isCorruptData { throw CryptStoreError.injected(fault, .read, key: key.key) }
+        // Damaged bytes fail authentication when a secret is stored, as in the vault; any other fault fails the read.
+        let fault = report(.read, key.key)
+        if fault?.isCorruptData != true { try fail(fault, .open, key.key) { CryptStoreError($0, reading: key.key) } }
         guard let data = items.withLock({ $0[key.key] }) else { return nil }
         if fault != nil { throw CryptStoreError.tamperedItem(key: key.key) }
         return try SecretCoding.decode(Value.self, from: data, key: key.key)
@@ -56,34 +85,33 @@ extension InMemoryCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
         let data = try SecretCoding.encode(value, key: key.key)
-        if let instrument, let fault = instrument.begin(.write, target: key.key) {
-            throw CryptStoreError.injected(fault, .write, key: key.key)
-        }
+        try fail(report(.write, key.key), .open, key.key) { CryptStoreError($0, writing: key.key) }
         items.withLock { $0[key.key] = data }
     }
 
     /// Removes the secret stored for `key`.
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
-        if let instrument, let fault = instrument.begin(.delete, target: key.key) {
-            throw CryptStoreError.injected(fault, .delete, key: key.key)
-        }
+        try fail(report(.delete, key.key), .remove, key.key) { CryptStoreError($0, removing: key.key) }
         _ = items.withLock { $0.removeValue(forKey: key.key) }
     }
 
     /// Returns true when a secret is stored for `key`.
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
-        if let instrument, let fault = instrument.begin(.exists, target: key.key) {
-            if let error = CryptStoreError.injected(existence: fault, key: key.key) { throw error }
-            if fault.hidesItems { return false }
+        if let fault = report(.exists, key.key) {
+            // The Keychain cannot tell while the device is locked, and a test's own error is thrown; a vault file
+            // that may not be looked at is not there, and one on a full or damaged disk still is.
+            switch fault {
+            case .deviceLocked, .error: try fail(fault, .stat, key.key) { CryptStoreError($0, reading: key.key) }
+            case .permissionDenied: return false
+            case .outOfSpace, .corruptData: break
+            }
         }
         return items.withLock { $0[key.key] != nil }
     }
 
     /// Removes every secret.
     public func deleteAll() throws {
-        if let instrument, let fault = instrument.begin(.deleteAll, target: nil) {
-            throw CryptStoreError.injected(fault, .deleteAll, key: nil)
-        }
+        try fail(report(.deleteAll, nil), .list, nil) { CryptStoreError($0, removing: nil) }
         items.withLock { $0.removeAll() }
     }
 }

@@ -183,7 +183,7 @@ extension DiskFileStore: FileStoring {
         do {
             try folder.removeAll()
         } catch {
-            throw FileStoreError.deleteFailed(path: "", reason: FileStoreError.Reason(error))
+            throw FileStoreError(error, operation: .deleteAll, path: "")
         }
     }
 

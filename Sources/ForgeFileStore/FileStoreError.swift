@@ -35,34 +35,8 @@ public enum FileStoreError: LocalizedError, Sendable, Hashable {
     /// The file at `path` is not JSON of the requested type.
     case decodingFailed(path: String, underlying: String)
 
-    /// Why a read, write, delete or listing failed.
-    public enum Reason: Sendable, Hashable, CustomStringConvertible {
-        /// The volume is full, or the user's quota is used up.
-        case outOfSpace
-        /// The process may not do this: missing permission, or a read-only volume.
-        case permissionDenied
-        /// The path names a folder (a folder holds files stored beneath it), not a file.
-        case isFolder
-        /// A folder on the way to the path is a file (saving `a/b` when `a` is a file).
-        case parentIsFile
-        /// A symbolic link stands at the path or on the way to it. Stores never follow links inside their
-        /// folder, so nothing outside it can be reached through one.
-        case symbolicLink
-        /// Any other failure, as the system describes it.
-        case other(String)
-
-        /// A short phrase for the reason, for example "the disk is full".
-        public var description: String {
-            switch self {
-            case .outOfSpace: "there is no space left on the volume"
-            case .permissionDenied: "permission was denied"
-            case .isFolder: "it is a folder, not a file"
-            case .parentIsFile: "a folder on the way is a file"
-            case .symbolicLink: "a symbolic link is in the way, and links are never followed"
-            case .other(let message): message
-            }
-        }
-    }
+    /// Why a read, write, delete or listing failed: the `FailureReason` every store module reports.
+    public typealias Reason = FailureReason
 
     /// The path the failed operation was for, as it was given; empty for the whole store.
     public var path: String {
@@ -71,6 +45,18 @@ public enum FileStoreError: LocalizedError, Sendable, Hashable {
             .writeFailed(let path, _), .deleteFailed(let path, _), .listFailed(let path, _),
             .encodingFailed(let path, _), .decodingFailed(let path, _):
             path
+        }
+    }
+
+    /// The system's reason for the failure: `.notFound` for ``notFound(path:)``, the reason of
+    /// a failed read, write, delete or listing, and nil for the other cases, which the store decides itself.
+    public var reason: FailureReason? {
+        switch self {
+        case .notFound: .notFound
+        case .readFailed(_, let reason), .writeFailed(_, let reason), .deleteFailed(_, let reason),
+            .listFailed(_, let reason):
+            reason
+        case .alreadyExists, .invalidPath, .encodingFailed, .decodingFailed: nil
         }
     }
 

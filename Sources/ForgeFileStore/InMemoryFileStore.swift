@@ -51,15 +51,25 @@ public final class InMemoryFileStore: Sendable {
     }
 }
 
+extension InMemoryFileStore {
+    /// Reports `operation` on `path` (nil for the whole store) to the instrument, and returns the fault it asks
+    /// for.
+    ///
+    /// An operation fails with it as ``DiskFileStore`` fails (`InjectedFault.fail`): the `FileSystemError` of
+    /// the disk call, through the store family's one mapping (`FileStoreError(_:operation:path:)`). A plain
+    /// store has no instrument and never fails.
+    private func report(_ operation: StoreOperation, _ path: String?) -> InjectedFault? {
+        instrument?.begin(operation, target: path)
+    }
+}
+
 extension InMemoryFileStore: FileStoring {
     /// Saves `data` at `path`.
     ///
     /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
     public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
         let relative = try RelativePath.file(path)
-        if let instrument, let fault = instrument.begin(.write, target: path) {
-            throw FileStoreError.injected(fault, .write, path: path)
-        }
+        try report(.write, path)?.fail(.open, path) { FileStoreError($0, operation: .write, path: path) }
         let ancestors = relative.ancestors
         try state.withLock { state in
             if ancestors.contains(where: { state.files[$0] != nil }) {
@@ -84,11 +94,10 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/load(_:)``.
     public func load(_ path: String) async throws -> Data {
         let relative = try RelativePath.file(path)
-        var isCorrupt = false
-        if let instrument, let fault = instrument.begin(.read, target: path) {
-            guard case .corruptData = fault else { throw FileStoreError.injected(fault, .read, path: path) }
-            isCorrupt = true
-        }
+        // Damaged bytes read as a torn copy, as on disk; any other fault fails the read.
+        let fault = report(.read, path)
+        let isCorrupt = fault?.isCorruptData == true
+        if !isCorrupt { try fault?.fail(.open, path) { FileStoreError($0, operation: .read, path: path) } }
         return try state.withLock { state in
             if let data = state.files[relative.string] { return isCorrupt ? data.prefix(data.count / 2) : data }
             if state.folders[relative.string] != nil { throw FileStoreError.readFailed(path: path, reason: .isFolder) }
@@ -99,7 +108,7 @@ extension InMemoryFileStore: FileStoring {
     /// Returns true when a file is stored at `path`.
     public func exists(_ path: String) -> Bool {
         guard let relative = try? RelativePath.file(path) else { return false }
-        if let instrument, let fault = instrument.begin(.exists, target: path), fault.hidesItems { return false }
+        if report(.exists, path)?.hidesItems == true { return false }
         return state.withLock { $0.files[relative.string] != nil }
     }
 
@@ -108,9 +117,7 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/delete(_:)``.
     public func delete(_ path: String) async throws {
         let relative = try RelativePath.file(path)
-        if let instrument, let fault = instrument.begin(.delete, target: path) {
-            throw FileStoreError.injected(fault, .delete, path: path)
-        }
+        try report(.delete, path)?.fail(.remove, path) { FileStoreError($0, operation: .delete, path: path) }
         let ancestors = relative.ancestors
         try state.withLock { state in
             guard let old = state.files.removeValue(forKey: relative.string) else {
@@ -132,9 +139,7 @@ extension InMemoryFileStore: FileStoring {
     /// - Throws: See ``FileStoring/list(in:)``.
     public func list(in folder: String) async throws -> [String] {
         let relative = try RelativePath.folder(folder)
-        if let instrument, let fault = instrument.begin(.list, target: folder) {
-            throw FileStoreError.injected(fault, .list, path: folder)
-        }
+        try report(.list, folder)?.fail(.list, folder) { FileStoreError($0, operation: .list, path: folder) }
         let prefix = relative.isRoot ? "" : relative.string + "/"
         let prefixLength = prefix.utf8.count
         let paths = state.withLock { Array($0.files.keys) }
@@ -152,17 +157,13 @@ extension InMemoryFileStore: FileStoring {
 
     /// Deletes every file.
     public func deleteAll() async throws {
-        if let instrument, let fault = instrument.begin(.deleteAll, target: nil) {
-            throw FileStoreError.injected(fault, .delete, path: "")
-        }
+        try report(.deleteAll, nil)?.fail(.remove, "") { FileStoreError($0, operation: .deleteAll, path: "") }
         state.withLock { $0 = State() }
     }
 
     /// The sum of the sizes of the stored files.
     public func totalSize() async throws -> Int {
-        if let instrument, let fault = instrument.begin(.list, target: nil) {
-            throw FileStoreError.injected(fault, .list, path: "")
-        }
+        try report(.list, nil)?.fail(.list, "") { FileStoreError($0, operation: .list, path: "") }
         return state.withLock { $0.totalSize }
     }
 }

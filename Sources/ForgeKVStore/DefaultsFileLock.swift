@@ -43,7 +43,10 @@ struct DefaultsFileLock: Sendable {
     private func openLockFile() -> Descriptor? {
         guard let path else { return nil }
         if let file = try? Descriptor(opening: path, .lock) { return file }
-        _ = try? Descriptor.makeFolders(atPath: (path as NSString).deletingLastPathComponent, permissions: 0o700)
+        var options = StoreFolder.Options()
+        options.folderPermissions = 0o700
+        _ = try? StoreFolder(path: (path as NSString).deletingLastPathComponent, options: options)
+            .create(exactPermissions: false)
         return try? Descriptor(opening: path, .lock)
     }
 }

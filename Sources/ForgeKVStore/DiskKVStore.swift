@@ -154,7 +154,7 @@ extension DiskKVStore: KVStoring {
         } catch  where error.isMissing {
             // Nothing stored: done.
         } catch {
-            throw KVStoreError.removeFailed(key: key.key, underlying: error.description)
+            throw KVStoreError(error, removing: key.key)
         }
     }
 
@@ -175,7 +175,7 @@ extension DiskKVStore: KVStoring {
         do {
             try folder.removeAll()
         } catch {
-            throw KVStoreError.removeAllFailed(underlying: error.description)
+            throw KVStoreError(error, removing: nil)
         }
     }
 }
@@ -230,7 +230,7 @@ extension DiskKVStore {
         do {
             try folder.write(data, as: name, replacing: replaceExisting)
         } catch {
-            throw KVStoreError.writeFailed(key: key, underlying: error.description)
+            throw KVStoreError(error, writing: key)
         }
     }
 

@@ -53,6 +53,15 @@ public final class InMemoryKVStore: Sendable {
 }
 
 extension InMemoryKVStore {
+    /// Reports `operation` on `key` (nil for every key) to the instrument, and returns the fault it asks for.
+    ///
+    /// A write or remove fails with it as ``DiskKVStore`` fails (`InjectedFault.fail`): the `FileSystemError`
+    /// of the disk call, through the store family's one mapping (`KVStoreError(_:writing:)`,
+    /// `KVStoreError(_:removing:)`). A plain store has no instrument and never fails.
+    private func report(_ operation: StoreOperation, _ key: String?) -> InjectedFault? {
+        instrument?.begin(operation, target: key)
+    }
+
     /// Whether `value` is, or holds anywhere inside (an optional, a collection, a property), a class instance.
     private static func holdsClassInstance(_ value: Any) -> Bool {
         let mirror = Mirror(reflecting: value)
@@ -64,7 +73,7 @@ extension InMemoryKVStore {
 extension InMemoryKVStore: KVStoring {
     /// Returns the value stored for `key`, or nil.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        if let instrument, instrument.begin(.read, target: key.key) != nil { return nil }
+        if report(.read, key.key) != nil { return nil }
         guard let entry = entries.withLock({ $0[key.key] }) else { return nil }
         // The decoded value stands for its encoding only for the type it was written with: a subclass
         // instance would also cast to its superclass, which disk decodes as the superclass.
@@ -83,9 +92,7 @@ extension InMemoryKVStore: KVStoring {
         } catch {
             throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
         }
-        if let instrument, let fault = instrument.begin(.write, target: key.key) {
-            throw KVStoreError.injected(fault, writing: key.key)
-        }
+        try report(.write, key.key)?.fail(.open, key.key) { KVStoreError($0, writing: key.key) }
         // A value that holds a class instance is not kept decoded: every read of it decodes new instances, as a
         // read from disk does, so changing what one read returned never changes what the next one returns.
         let decoded = (try? JSONCodec.decode(T.self, from: encoded)).flatMap { Self.holdsClassInstance($0) ? nil : $0 }
@@ -95,23 +102,19 @@ extension InMemoryKVStore: KVStoring {
 
     /// Removes the value stored for `key`.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        if let instrument, let fault = instrument.begin(.delete, target: key.key) {
-            throw KVStoreError.injected(fault, removing: key.key)
-        }
+        try report(.delete, key.key)?.fail(.remove, key.key) { KVStoreError($0, removing: key.key) }
         _ = entries.withLock { $0.removeValue(forKey: key.key) }
     }
 
     /// Returns true when a value is stored for `key`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        if let instrument, let fault = instrument.begin(.exists, target: key.key), fault.hidesItems { return false }
+        if report(.exists, key.key)?.hidesItems == true { return false }
         return entries.withLock { $0[key.key] != nil }
     }
 
     /// Removes every value.
     public func removeAll() throws {
-        if let instrument, let fault = instrument.begin(.deleteAll, target: nil) {
-            throw KVStoreError.injected(fault, removing: nil)
-        }
+        try report(.deleteAll, nil)?.fail(.remove, "") { KVStoreError($0, removing: nil) }
         entries.withLock { $0.removeAll() }
     }
 }

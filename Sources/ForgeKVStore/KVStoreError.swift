@@ -1,21 +1,44 @@
 public import Foundation
 
 /// An error thrown by a ``KVStoring`` operation, naming the key involved and the underlying reason.
+///
+/// A failure of the storage underneath carries a typed `FailureReason`, so code can tell a full disk from
+/// a denied permission:
+///
+/// ```swift
+/// do {
+///     try store.set(TaskKeys.taskCount, value: 5)
+/// } catch KVStoreError.writeFailed(_, .outOfSpace) {
+///     // ask the user to free some space
+/// } catch let error as KVStoreError {
+///     print(error.localizedDescription)
+/// }
+/// ```
 public enum KVStoreError: LocalizedError, Sendable, Hashable {
     /// The value for `key` could not be encoded (for example a `Double.nan`); nothing was written.
+    /// `underlying` is the encoder's description of the problem.
     case encodingFailed(key: String, underlying: String)
     /// The value for `key` could not be written (for example the disk is full); the old value is kept.
-    case writeFailed(key: String, underlying: String)
+    case writeFailed(key: String, underlying: FailureReason)
     /// The value for `key` could not be removed.
-    case removeFailed(key: String, underlying: String)
+    case removeFailed(key: String, underlying: FailureReason)
     /// The store's values could not be removed.
-    case removeAllFailed(underlying: String)
+    case removeAllFailed(underlying: FailureReason)
 
     /// The key the failed operation was for, or nil for ``removeAllFailed(underlying:)``.
     public var key: String? {
         switch self {
         case .encodingFailed(let key, _), .writeFailed(let key, _), .removeFailed(let key, _): key
         case .removeAllFailed: nil
+        }
+    }
+
+    /// Why the storage underneath failed: the `underlying` reason of a failed write, remove or remove-all;
+    /// nil for ``encodingFailed(key:underlying:)``, which fails before anything is stored.
+    public var reason: FailureReason? {
+        switch self {
+        case .writeFailed(_, let reason), .removeFailed(_, let reason), .removeAllFailed(let reason): reason
+        case .encodingFailed: nil
         }
     }
 

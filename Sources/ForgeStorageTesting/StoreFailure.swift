@@ -2,21 +2,24 @@ internal import ForgeCore
 
 /// How an injected fault fails an operation: as a real disk or Keychain fails, or with your own error.
 ///
-/// Each realistic failure surfaces as the typed error the real store throws for it:
+/// Each realistic failure surfaces as the typed error the real store throws for it: the store makes the
+/// system error its disk call would have met (`ENOSPC`, `EACCES`, `EPERM`, `EIO`; for `InMemoryCrypt`'s
+/// locked device the Keychain's `errSecInteractionNotAllowed`) and passes it through the real store's own
+/// mapping, so nothing is rebuilt by hand:
 ///
 /// | Failure | `InMemoryKVStore` (as `DiskKVStore`) | `InMemoryFileStore` (as `DiskFileStore`) | `InMemoryCrypt` |
 /// |---|---|---|---|
-/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed`, "No space left on device" | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed` and the like, as the vault |
-/// | ``permissionDenied`` | the same cases, "Permission denied" | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed`, as the vault |
-/// | ``deviceLocked`` | the same cases, "Operation not permitted" (data protection) | `.permissionDenied`, as data protection refuses to open the file | `notAccessibleNow(key:)`, as the Keychain |
+/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed` with `.outOfSpace` | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed(key:underlying: .outOfSpace)` and the like, as the vault |
+/// | ``permissionDenied`` | the same cases with `.permissionDenied` | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed` with `.permissionDenied`, as the vault |
+/// | ``deviceLocked`` | the same cases with `.permissionDenied` (data protection) | `.permissionDenied`, as data protection refuses to open the file | `notAccessibleNow(key:)`, as the Keychain |
 /// | ``corruptData`` | a read returns nil, as a disk store reads a damaged file | `load` returns the first half of the file (a torn copy), which `loadJSON` refuses with `decodingFailed` | `get` throws `tamperedItem(key:)` when a secret is stored |
 ///
 /// `KVStoring.get(_:)` and `contains` do not throw, so a fault on them shows as a disk shows
-/// it: any read fault makes `get` return nil. A fault on `contains` or `exists` (``StoreOperation/exists``)
+/// it: any read fault makes `get` return nil. A fault on `contains` or `exists` (`StoreOperation.exists`)
 /// makes it return false for ``permissionDenied`` and ``error(_:)``, and changes nothing for the others (a
 /// full disk, a locked device and a damaged file leave the file's existence readable); `InMemoryCrypt`'s
 /// `contains` throws `notAccessibleNow(key:)` while the device is locked. ``corruptData`` on an operation
-/// other than a read fails it as an I/O error (`EIO`) does.
+/// other than a read fails it as an I/O error (`EIO`) does, with the reason `.ioError`.
 public enum StoreFailure: Sendable {
     /// The volume is full (`ENOSPC`).
     case outOfSpace

@@ -13,8 +13,7 @@ struct StoreInstrumentation: StoreInstrument {
         faults == nil && log == nil ? nil : StoreInstrumentation(label: label, faults: faults, log: log)
     }
 
-    func begin(_ kind: StoreOperationKind, target: String?) -> InjectedFault? {
-        let operation = StoreOperation(kind)
+    func begin(_ operation: StoreOperation, target: String?) -> InjectedFault? {
         let failure = faults?.take(operation, target: target)
         log?.append(LoggedOperation(operation, target, in: label, failed: failure != nil))
         return failure?.injected

@@ -1,4 +1,7 @@
 /// A set of operations a fault applies to: `.write`, `[.write, .delete]`, ``changes`` or ``all``.
+///
+/// Each `StoreOperation` has one bit, its position in `StoreOperation.allCases`, so a new operation has a
+/// place in the set without anything else to change.
 public struct StoreOperations: OptionSet, Sendable, Hashable {
     /// The bits of the set.
     public let rawValue: UInt8
@@ -9,34 +12,30 @@ public struct StoreOperations: OptionSet, Sendable, Hashable {
     }
 
     /// The set holding only `operation`.
+    ///
+    /// - Parameter operation: The operation the set holds.
     public init(_ operation: StoreOperation) {
-        switch operation {
-        case .read: self = .read
-        case .exists: self = .exists
-        case .write: self = .write
-        case .delete: self = .delete
-        case .deleteAll: self = .deleteAll
-        case .list: self = .list
-        }
+        let index = StoreOperation.allCases.firstIndex(of: operation) ?? 0
+        self.init(rawValue: 1 << index)
     }
 
     /// `get` or `load`.
-    public static let read = StoreOperations(rawValue: 1 << 0)
+    public static let read = StoreOperations(.read)
     /// `contains` or `exists`.
-    public static let exists = StoreOperations(rawValue: 1 << 1)
+    public static let exists = StoreOperations(.exists)
     /// `set` or `save`.
-    public static let write = StoreOperations(rawValue: 1 << 2)
+    public static let write = StoreOperations(.write)
     /// `remove` or `delete` of one key or path.
-    public static let delete = StoreOperations(rawValue: 1 << 3)
+    public static let delete = StoreOperations(.delete)
     /// `removeAll` or `deleteAll`.
-    public static let deleteAll = StoreOperations(rawValue: 1 << 4)
+    public static let deleteAll = StoreOperations(.deleteAll)
     /// `list(in:)` or `totalSize()`.
-    public static let list = StoreOperations(rawValue: 1 << 5)
+    public static let list = StoreOperations(.list)
 
     /// Every operation that only looks: ``read``, ``exists`` and ``list``.
     public static let reads: StoreOperations = [.read, .exists, .list]
     /// Every operation that changes what is stored: ``write``, ``delete`` and ``deleteAll``.
     public static let changes: StoreOperations = [.write, .delete, .deleteAll]
     /// Every operation.
-    public static let all: StoreOperations = [.reads, .changes]
+    public static let all = StoreOperations(StoreOperation.allCases.map { StoreOperations($0) })
 }

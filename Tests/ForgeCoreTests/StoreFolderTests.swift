@@ -89,10 +89,10 @@ struct StoreFolderTests {
             let underFile = #expect(throws: FileSystemError.self) {
                 try folder.write(Data("y".utf8), as: "child", in: ["file"])
             }
-            #expect(underFile?.isNotDirectory == true)
+            #expect(underFile?.reason == .parentIsFile)
             try folder.write(Data("z".utf8), as: "inner", in: ["dir"])
             let onFolder = #expect(throws: FileSystemError.self) { try folder.write(Data("w".utf8), as: "dir") }
-            #expect(onFolder?.isDirectory == true)
+            #expect(onFolder?.reason == .isFolder)
             #expect(throws: FileSystemError.self) { try folder.remove("dir") }
             #expect(try folder.read("inner", in: ["dir"]) == Data("z".utf8))
         }

@@ -1,3 +1,4 @@
+import ForgeCore
 import Foundation
 import Testing
 
@@ -16,6 +17,8 @@ struct CryptStoreErrorTests {
             (.missingEntitlement(key: nil), ["entitlement"]),
             (.unexpectedStatus(key: "k", status: -25_293), ["'k'", "-25293"]),
             (.writeFailed(key: "k", underlying: "No space left on device"), ["'k'", "No space left"]),
+            (.writeFailed(key: "k", underlying: .outOfSpace), ["'k'", "no space left on the volume"]),
+            (.openFailed(path: "/v", underlying: .readOnlyVolume), ["/v", "read-only"]),
         ]
         for (error, fragments) in cases {
             let text = error.errorDescription ?? ""
@@ -31,5 +34,35 @@ struct CryptStoreErrorTests {
         #expect(CryptStoreError.notAccessibleNow(key: "b").key == "b")
         #expect(CryptStoreError.unexpectedStatus(key: nil, status: -1).key == nil)
         #expect(CryptStoreError.wrongMasterKey(path: "/v", createdWith: .keyFile).key == nil)
+    }
+
+    @Test func theReasonIsTheSystemCauseOfEveryFileFailure() {
+        #expect(CryptStoreError.writeFailed(key: "k", underlying: .outOfSpace).reason == .outOfSpace)
+        #expect(CryptStoreError.readFailed(key: "k", underlying: .ioError).reason == .ioError)
+        #expect(CryptStoreError.removeFailed(key: "k", underlying: .permissionDenied).reason == .permissionDenied)
+        #expect(CryptStoreError.removeAllFailed(underlying: .readOnlyVolume).reason == .readOnlyVolume)
+        #expect(CryptStoreError.openFailed(path: "/v", underlying: "busy").reason == .other("busy"))
+        #expect(CryptStoreError.notAccessibleNow(key: "k").reason == nil)
+        #expect(CryptStoreError.tamperedItem(key: "k").reason == nil)
+        #expect(CryptStoreError.decodingFailed(key: "k", underlying: "not UTF-8").reason == nil)
+    }
+
+    @Test func systemFailuresMapToTheirReason() {
+        #expect(
+            CryptStoreError(FileSystemError(.open, path: "k", code: ENOSPC), writing: "k")
+                == .writeFailed(key: "k", underlying: .outOfSpace)
+        )
+        #expect(
+            CryptStoreError(FileSystemError(.open, path: "k", code: EIO), reading: "k")
+                == .readFailed(key: "k", underlying: .ioError)
+        )
+        #expect(
+            CryptStoreError(FileSystemError(.list, path: "", code: EROFS), removing: nil)
+                == .removeAllFailed(underlying: .readOnlyVolume)
+        )
+        #expect(
+            CryptStoreError(FileSystemError(.createDirectory, path: "/v", code: EACCES), opening: "/v")
+                == .openFailed(path: "/v", underlying: .permissionDenied)
+        )
     }
 }

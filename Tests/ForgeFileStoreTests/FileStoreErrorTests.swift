@@ -10,7 +10,9 @@ struct FileStoreErrorTests {
         (ENOSPC, FileStoreError.writeFailed(path: "p", reason: .outOfSpace)),
         (EDQUOT, .writeFailed(path: "p", reason: .outOfSpace)),
         (EACCES, .writeFailed(path: "p", reason: .permissionDenied)),
-        (EROFS, .writeFailed(path: "p", reason: .permissionDenied)),
+        (EPERM, .writeFailed(path: "p", reason: .permissionDenied)),
+        (EROFS, .writeFailed(path: "p", reason: .readOnlyVolume)),
+        (EIO, .writeFailed(path: "p", reason: .ioError)),
         (EISDIR, .writeFailed(path: "p", reason: .isFolder)),
         (ENOTDIR, .writeFailed(path: "p", reason: .parentIsFile)),
         (ELOOP, .writeFailed(path: "p", reason: .symbolicLink)),
@@ -33,11 +35,12 @@ struct FileStoreErrorTests {
         #expect(read(EACCES) == .readFailed(path: "p", reason: .permissionDenied))
         #expect(delete(ENOENT) == .notFound(path: "p"))
         #expect(delete(EPERM) == .deleteFailed(path: "p", reason: .permissionDenied))
-        guard case .readFailed(_, .other(let message)) = read(EIO) else {
-            Issue.record("EIO is not an 'other' reason")
+        #expect(read(EIO) == .readFailed(path: "p", reason: .ioError))
+        guard case .readFailed(_, .other(let message)) = read(EMFILE) else {
+            Issue.record("EMFILE is not an 'other' reason")
             return
         }
-        #expect(message.contains("errno \(EIO)"))
+        #expect(message.contains("errno \(EMFILE)"))
     }
 
     @Test func descriptionsNameThePathAndTheReason() {
@@ -54,5 +57,16 @@ struct FileStoreErrorTests {
             FileStoreError.deleteFailed(path: "", reason: .permissionDenied).description
                 == "Could not delete the store's files: permission was denied."
         )
+    }
+
+    @Test func theReasonIsTheSystemCauseOfEveryCaseThatHasOne() {
+        #expect(FileStoreError.notFound(path: "p").reason == .notFound)
+        #expect(FileStoreError.writeFailed(path: "p", reason: .outOfSpace).reason == .outOfSpace)
+        #expect(FileStoreError.readFailed(path: "p", reason: .ioError).reason == .ioError)
+        #expect(FileStoreError.deleteFailed(path: "p", reason: .readOnlyVolume).reason == .readOnlyVolume)
+        #expect(FileStoreError.listFailed(path: "", reason: "busy").reason == .other("busy"))
+        #expect(FileStoreError.alreadyExists(path: "p").reason == nil)
+        #expect(FileStoreError.invalidPath(path: "..", reason: "a '..' name").reason == nil)
+        #expect(FileStoreError.decodingFailed(path: "p", underlying: "not JSON").reason == nil)
     }
 }

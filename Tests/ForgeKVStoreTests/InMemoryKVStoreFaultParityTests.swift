@@ -1,9 +1,10 @@
 import ForgeCore
-import ForgeKVStore
 import ForgeStorageTesting
 import ForgeTestSupport
 import Foundation
 import Testing
+
+@testable import ForgeKVStore
 
 /// An injected fault on ``InMemoryKVStore`` looks to the caller exactly as the disk store's failure does.
 struct InMemoryKVStoreFaultParityTests {
@@ -28,9 +29,21 @@ struct InMemoryKVStoreFaultParityTests {
     @Test func aFailedWriteNamesTheKeyAndTheSystemReasonAsTheDiskStoreDoes() throws {
         let memory = InMemoryKVStore(faults: StoreFaults([.always(.write, with: .outOfSpace)]))
         let error = #expect(throws: KVStoreError.self) { try memory.set(key, value: []) }
-        let system = FileSystemError(.open, path: key.key, code: 28)
-        // DiskKVStore throws `.writeFailed(key:underlying:)` with its FileSystemError's description.
-        #expect(error == .writeFailed(key: key.key, underlying: system.description))
-        #expect(system.isOutOfSpace)
+        let system = FileSystemError(.open, path: key.key, code: ENOSPC)
+        // DiskKVStore throws what the store family's one mapping makes of the FileSystemError it meets.
+        #expect(error == KVStoreError(system, writing: key.key))
+        #expect(error == .writeFailed(key: key.key, underlying: .outOfSpace))
+        #expect(error?.reason == .outOfSpace)
+    }
+
+    @Test(arguments: [
+        (StoreFailure.outOfSpace, ENOSPC), (.permissionDenied, EACCES), (.deviceLocked, EPERM), (.corruptData, EIO),
+    ])
+    func aFailedRemoveIsWhatTheMappingMakesOfTheFaultsErrno(failure: StoreFailure, code: Int32) throws {
+        let memory = InMemoryKVStore(faults: StoreFaults([.always(.changes, with: failure)]))
+        let removing = #expect(throws: KVStoreError.self) { try memory.remove(key) }
+        #expect(removing == KVStoreError(FileSystemError(.remove, path: key.key, code: code), removing: key.key))
+        let removingAll = #expect(throws: KVStoreError.self) { try memory.removeAll() }
+        #expect(removingAll == KVStoreError(FileSystemError(.remove, path: "", code: code), removing: nil))
     }
 }

@@ -1,3 +1,5 @@
+import ForgeCore
+import Foundation
 import Testing
 
 @testable import ForgeKVStore
@@ -19,6 +21,59 @@ struct KVStoreErrorTests {
         }
         #expect(KVStoreError.writeFailed(key: "k", underlying: "").key == "k")
         #expect(KVStoreError.removeAllFailed(underlying: "").key == nil)
+        #expect(
+            KVStoreError.writeFailed(key: "a.b", underlying: .outOfSpace).description
+                == "Could not write the value for key 'a.b': there is no space left on the volume"
+        )
+    }
+
+    @Test func theReasonIsTheSystemCauseOfEveryStorageFailure() {
+        #expect(KVStoreError.writeFailed(key: "k", underlying: .outOfSpace).reason == .outOfSpace)
+        #expect(KVStoreError.removeFailed(key: "k", underlying: .permissionDenied).reason == .permissionDenied)
+        #expect(KVStoreError.removeAllFailed(underlying: .readOnlyVolume).reason == .readOnlyVolume)
+        #expect(KVStoreError.writeFailed(key: "k", underlying: "busy").reason == .other("busy"))
+        #expect(KVStoreError.encodingFailed(key: "k", underlying: "nan").reason == nil)
+    }
+
+    @Test func aFullDiskMatchesByItsReason() {
+        let error: any Error = KVStoreError.writeFailed(key: "k", underlying: .outOfSpace)
+        var matched = false
+        do {
+            throw error
+        } catch KVStoreError.writeFailed(_, .outOfSpace) {
+            matched = true
+        } catch {
+            Issue.record("\(error) did not match as a full disk")
+        }
+        #expect(matched)
+    }
+
+    @Test func theReferenceAPIsSwitchStillReadsTheUnderlyingReason() {
+        var printed: [String] = []
+        for error in [
+            KVStoreError.writeFailed(key: "k", underlying: .outOfSpace), .encodingFailed(key: "k", underlying: "nan"),
+        ] {
+            switch error {
+            case .encodingFailed(let key, let underlying):
+                printed.append("Encoding failed for '\(key)': \(underlying)")
+            case .writeFailed(let key, let underlying):
+                printed.append("Write failed for '\(key)': \(underlying)")
+            default:
+                printed.append(error.localizedDescription)
+            }
+        }
+        #expect(
+            printed == ["Write failed for 'k': there is no space left on the volume", "Encoding failed for 'k': nan"]
+        )
+    }
+
+    @Test func systemFailuresMapToTheirReason() {
+        let write = KVStoreError(FileSystemError(.open, path: "k", code: ENOSPC), writing: "k")
+        #expect(write == .writeFailed(key: "k", underlying: .outOfSpace))
+        let remove = KVStoreError(FileSystemError(.remove, path: "k", code: EROFS), removing: "k")
+        #expect(remove == .removeFailed(key: "k", underlying: .readOnlyVolume))
+        let removeAll = KVStoreError(FileSystemError(.remove, path: "", code: EACCES), removing: nil)
+        #expect(removeAll == .removeAllFailed(underlying: .permissionDenied))
     }
 
     @Test func keysCompareByStringAndType() {

@@ -26,11 +26,7 @@ extension ReliabilitySuites {
             let free = try volume.freeBytes()
 
             let error = #expect(throws: KVStoreError.self) { try store.set(key, value: Self.tooLarge) }
-            #expect(error?.key == "profile")
-            #expect(
-                error?.errorDescription?.contains("No space left on device") == true,
-                "\(String(describing: error))"
-            )
+            #expect(error == .writeFailed(key: "profile", underlying: .outOfSpace), "\(String(describing: error))")
             #expect(store.get(key) == "old")
             #expect(volume.temporaryNames() == [])
             #expect(try volume.freeBytes() == free)
@@ -38,7 +34,7 @@ extension ReliabilitySuites {
             let another = #expect(throws: KVStoreError.self) {
                 try store.set(KVKey<String>("new"), value: Self.tooLarge)
             }
-            #expect(another?.errorDescription?.contains("No space left on device") == true)
+            #expect(another?.reason == .outOfSpace)
             #expect(!store.contains(KVKey<String>("new")))
             try store.set(key, value: "new")
             #expect(store.get(key) == "new")
@@ -78,11 +74,7 @@ extension ReliabilitySuites {
             let free = try volume.freeBytes()
 
             let error = #expect(throws: CryptStoreError.self) { try vault.set(Self.tooLarge, for: key) }
-            #expect(error?.key == "auth.token")
-            #expect(
-                error?.errorDescription?.contains("No space left on device") == true,
-                "\(String(describing: error))"
-            )
+            #expect(error == .writeFailed(key: "auth.token", underlying: .outOfSpace), "\(String(describing: error))")
             #expect(try vault.get(key) == "old")
             #expect(volume.temporaryNames() == [])
             #expect(try volume.freeBytes() == free)

@@ -27,25 +27,31 @@ extension ReliabilitySuites {
             try vault.set("old", for: CryptKey<String>(key: "token"))
             try volume.makeReadOnly()
 
-            #expect(throws: KVStoreError.self) { try values.set(KVKey<String>("name"), value: "new") }
-            #expect(throws: KVStoreError.self) { try values.remove(KVKey<String>("name")) }
-            #expect(throws: KVStoreError.self) { try values.removeAll() }
+            #expect(throws: KVStoreError.writeFailed(key: "name", underlying: .readOnlyVolume)) {
+                try values.set(KVKey<String>("name"), value: "new")
+            }
+            #expect(throws: KVStoreError.removeFailed(key: "name", underlying: .readOnlyVolume)) {
+                try values.remove(KVKey<String>("name"))
+            }
+            #expect(throws: KVStoreError.removeAllFailed(underlying: .readOnlyVolume)) { try values.removeAll() }
             #expect(values.get(KVKey<String>("name")) == "old")
 
-            await #expect(throws: FileStoreError.writeFailed(path: "docs/a.txt", reason: .permissionDenied)) {
+            await #expect(throws: FileStoreError.writeFailed(path: "docs/a.txt", reason: .readOnlyVolume)) {
                 try await files.save(Data("new".utf8), to: "docs/a.txt")
             }
-            await #expect(throws: FileStoreError.deleteFailed(path: "docs/a.txt", reason: .permissionDenied)) {
+            await #expect(throws: FileStoreError.deleteFailed(path: "docs/a.txt", reason: .readOnlyVolume)) {
                 try await files.delete("docs/a.txt")
             }
-            await #expect(throws: FileStoreError.deleteFailed(path: "", reason: .permissionDenied)) {
+            await #expect(throws: FileStoreError.deleteFailed(path: "", reason: .readOnlyVolume)) {
                 try await files.deleteAll()
             }
             #expect(try await files.load("docs/a.txt") == Data("old".utf8))
 
             let reopened = try EncryptedFileCrypt(directory: directory, namespace: "vault", masterKey: masterKey)
-            #expect(throws: CryptStoreError.self) { try reopened.set("new", for: CryptKey<String>(key: "token")) }
-            #expect(throws: CryptStoreError.self) { try reopened.deleteAll() }
+            #expect(throws: CryptStoreError.writeFailed(key: "token", underlying: .readOnlyVolume)) {
+                try reopened.set("new", for: CryptKey<String>(key: "token"))
+            }
+            #expect(throws: CryptStoreError.removeAllFailed(underlying: .readOnlyVolume)) { try reopened.deleteAll() }
             #expect(try reopened.get(CryptKey<String>(key: "token")) == "old")
             #expect(DiskKVStore(directory: directory, namespace: "settings").get(KVKey<String>("name")) == "old")
         }

@@ -57,11 +57,8 @@ struct InMemoryFileStoreFaultTests {
 
     @Test func corruptDataOnAWriteFailsAsAnIOErrorDoes() async {
         faults.failNext(.write, with: .corruptData)
-        await #expect {
+        await #expect(throws: FileStoreError.writeFailed(path: path, reason: .ioError)) {
             try await store.save(Data(), to: path)
-        } throws: { error in
-            guard case FileStoreError.writeFailed(let failedPath, .other(let message)) = error else { return false }
-            return failedPath == path && message.contains("Input/output error")
         }
         #expect(!store.exists(path))
     }

@@ -14,18 +14,18 @@ struct InMemoryKVStoreFaultTests {
     }
 
     @Test(arguments: [
-        (StoreFailure.outOfSpace, "No space left on device (errno 28)"),
-        (.permissionDenied, "Permission denied (errno 13)"),
-        (.deviceLocked, "Operation not permitted (errno 1)"),
-        (.corruptData, "Input/output error (errno 5)"),
+        (StoreFailure.outOfSpace, FailureReason.outOfSpace),
+        (.permissionDenied, .permissionDenied),
+        (.deviceLocked, .permissionDenied),
+        (.corruptData, .ioError),
     ])
     func aFailedWriteIsWriteFailedWithTheSystemReasonAndKeepsTheOldValue(
         failure: StoreFailure,
-        reason: String
+        reason: FailureReason
     ) throws {
         try store.set(key, value: "old")
         faults.failNext(.write, with: failure)
-        #expect(throws: KVStoreError.writeFailed(key: key.key, underlying: "open '\(key.key)' failed: \(reason)")) {
+        #expect(throws: KVStoreError.writeFailed(key: key.key, underlying: reason)) {
             try store.set(key, value: "new")
         }
         #expect(store.get(key) == "old")
@@ -34,20 +34,16 @@ struct InMemoryKVStoreFaultTests {
     @Test func aFailedRemoveIsRemoveFailedAndKeepsTheValue() throws {
         try store.set(key, value: "kept")
         faults.failNext(.delete, with: .permissionDenied)
-        #expect(
-            throws: KVStoreError.removeFailed(
-                key: key.key,
-                underlying: "remove '\(key.key)' failed: Permission denied (errno 13)"
-            )
-        ) { try store.remove(key) }
+        #expect(throws: KVStoreError.removeFailed(key: key.key, underlying: .permissionDenied)) {
+            try store.remove(key)
+        }
         #expect(store.get(key) == "kept")
     }
 
     @Test func aFailedRemoveAllIsRemoveAllFailedAndKeepsEveryValue() throws {
         try store.set(key, value: "kept")
         faults.failNext(.deleteAll, with: .deviceLocked)
-        #expect(throws: KVStoreError.removeAllFailed(underlying: "remove '' failed: Operation not permitted (errno 1)"))
-        {
+        #expect(throws: KVStoreError.removeAllFailed(underlying: .permissionDenied)) {
             try store.removeAll()
         }
         #expect(store.count == 1)

@@ -45,7 +45,7 @@ extension StoreFolder {
             folder = try parent.openEntry(name, .folder)
         } catch  where error.isMissing {
             return
-        } catch  where error.isSymbolicLink || error.isNotDirectory {
+        } catch  where error.isSymbolicLink || error.reason == .parentIsFile {
             do {
                 try parent.remove(name, kinds: anythingButAFolder)
             } catch  where error.isMissing {}
@@ -82,7 +82,8 @@ extension StoreFolder {
     /// Removes the store folder when it is empty; false when it is not empty or not there.
     @discardableResult
     package func removeIfEmpty() -> Bool {
-        Descriptor.removeEmptyFolder(atPath: path)
+        let parent = try? Descriptor(opening: (path as NSString).deletingLastPathComponent, .folder)
+        return (try? parent?.remove(EntryName((path as NSString).lastPathComponent), kinds: [.folder])) != nil
     }
 }
 

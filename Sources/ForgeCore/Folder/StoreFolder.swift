@@ -179,7 +179,7 @@ extension StoreFolder {
         do {
             return try Descriptor(opening: path, .folder)
         } catch  where error.isMissing && creating && options.createsFolder {
-            if try Descriptor.makeFolders(atPath: path, permissions: options.folderPermissions) {
+            if try Self.makeFolders(atPath: path, permissions: options.folderPermissions) {
                 try applyProtection(toPath: path)
             }
             return try Descriptor(opening: path, .folder)

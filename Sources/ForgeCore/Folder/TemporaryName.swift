@@ -12,7 +12,7 @@ package enum TemporaryName {
     /// A fresh temporary name for `name`, to be made in the same folder.
     package static func make(for name: String) -> String {
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return prefix(for: name) + "\(Descriptor.processID)-\(random)"
+        return prefix(for: name) + "\(ProcessInfo.processInfo.processIdentifier)-\(random)"
     }
 
     /// How every temporary name for `name` starts: a dot, at most 64 bytes of `name` (cut between Unicode scalars,
@@ -41,6 +41,6 @@ package enum TemporaryName {
         guard name.hasPrefix("."), let marker = name.range(of: marker, options: .backwards) else { return false }
         let rest = name[marker.upperBound...]
         guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { return false }
-        return pid != Descriptor.processID && Descriptor.processIsGone(pid)
+        return pid != ProcessInfo.processInfo.processIdentifier && Descriptor.processIsGone(pid)
     }
 }

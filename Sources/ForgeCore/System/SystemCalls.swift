@@ -10,13 +10,10 @@ internal import Darwin
 @preconcurrency internal import Android
 #endif
 
-// Every call the stores make to the C library is in this file, and so is every reading of `errno` and its mapping
-// to a reason: the rest of the package speaks in descriptors, names and `FileSystemError`s.
-
-/// An open file or folder, which closes itself when the last reference to it goes.
+/// An open file or folder, which closes itself when the last reference to it goes; a folder's descriptor reaches
+/// the names inside it with the `…at` calls, never following a link the call names (that fails with `ELOOP`).
 ///
-/// A folder's descriptor reaches the names inside it with the `…at` calls, never following a symbolic link
-/// named by the call: a link where a file or folder was asked for fails with `ELOOP`.
+/// This file holds every call the stores make to the C library, and every reading of `errno` and its mapping.
 package final class Descriptor {
     /// The file descriptor; -1 once closed.
     private var fd: Int32
@@ -66,8 +63,8 @@ package final class Descriptor {
         return Descriptor(fd: fd, path: child(name))
     }
 
-    /// Closes the descriptor now, to hear what the system reports (a network volume may report a failed write
-    /// only here); otherwise it closes when it goes away.
+    /// Closes the descriptor now, to hear what the system reports (a network volume may report a failed write only
+    /// here); otherwise it closes when it goes away.
     package func close() throws(FileSystemError) {
         let fd = self.fd
         self.fd = -1
@@ -76,8 +73,6 @@ package final class Descriptor {
 
     /// The path of `name` in this folder, for errors.
     package func child(_ name: EntryName) -> String { path + "/" + name.string }
-
-    // MARK: Files
 
     /// The whole regular file, read until `read` reports its end; a folder fails with `EISDIR`, any other kind of
     /// file with `EINVAL`.
@@ -115,8 +110,7 @@ package final class Descriptor {
         guard fsync(fd) == 0 else { throw .current(.sync, path: path) }
     }
 
-    /// The status of the open file; when `regularFile` is set, anything else fails (`EISDIR` for a folder, else
-    /// `EINVAL`).
+    /// The status of the open file; with `regularFile` set, anything else fails (`EISDIR` a folder, else `EINVAL`).
     package func status(regularFile: Bool = false) throws(FileSystemError) -> FileStatus {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .current(.stat, path: path) }
@@ -138,8 +132,6 @@ package final class Descriptor {
         defer { flock(fd, LOCK_UN) }
         return try body()
     }
-
-    // MARK: Names in a folder
 
     /// The status of `name` in this folder, a link not followed; nil when nothing has that name.
     package func status(of name: EntryName) throws(FileSystemError) -> FileStatus? {
@@ -168,16 +160,12 @@ package final class Descriptor {
         }
     }
 
-    /// Removes `name` from this folder when it is one of `kinds`.
-    ///
-    /// A file, a link or another kind of file is unlinked, a folder only when empty. Nothing there fails with `ENOENT`, a folder not asked for with `EISDIR`,
-    /// a link not asked for with `ELOOP`, anything else not asked for with `EINVAL`.
+    /// Removes `name` from this folder when it is one of `kinds` (a folder only when empty); nothing there fails with
+    /// `ENOENT`, a folder not asked for with `EISDIR`, a link with `ELOOP`, anything else with `EINVAL`.
     package func remove(_ name: EntryName, kinds: Set<FileStatus.Kind>) throws(FileSystemError) {
-        guard let kind = try status(of: name)?.kind else {
-            throw FileSystemError(.remove, path: child(name), code: ENOENT)
-        }
-        guard kinds.contains(kind) else {
-            let code = kind == .folder ? EISDIR : kind == .symbolicLink ? ELOOP : EINVAL
+        let kind = try status(of: name)?.kind
+        guard let kind, kinds.contains(kind) else {
+            let code = kind == nil ? ENOENT : kind == .folder ? EISDIR : kind == .symbolicLink ? ELOOP : EINVAL
             throw FileSystemError(.remove, path: child(name), code: code)
         }
         guard unlinkat(fd, name.systemName, kind == .folder ? AT_REMOVEDIR : 0) == 0 else {
@@ -185,10 +173,8 @@ package final class Descriptor {
         }
     }
 
-    /// The entries of this folder, without `.` and `..`, in no particular order.
-    ///
-    /// The whole listing is read before it is returned, as some file systems skip entries when a folder changes
-    /// while it is read. A kind the listing does not report is asked for with `fstatat`.
+    /// The entries of this folder but `.` and `..`, in no order, read in full before any is used (some file systems
+    /// skip entries of a folder that changes while it is read); a kind the listing omits is asked of `fstatat`.
     package func entries() throws(FileSystemError) -> [FolderEntry] {
         // `fdopendir` takes its descriptor over, so it gets a duplicate, which shares this one's read position.
         let owned = fcntl(fd, F_DUPFD_CLOEXEC, 0)
@@ -210,8 +196,8 @@ package final class Descriptor {
         return entries
     }
 
-    /// The error of `operation` on `name`, just failed, naming what stands there where the call needed something
-    /// else: `ELOOP` for a link, `EISDIR` for a folder, `ENOTDIR` for another kind of file.
+    /// The error of `operation` on `name`, just failed, naming what stood in the way: `ELOOP` a link, `EISDIR` a
+    /// folder, `ENOTDIR` another kind of file.
     private func obstacle(_ operation: FileSystemError.Operation, _ name: EntryName) -> FileSystemError {
         let error = FileSystemError.current(operation, path: child(name))
         let foundFolder = [EEXIST, ENOTEMPTY, EISDIR].contains(error.code)
@@ -227,57 +213,57 @@ package final class Descriptor {
     }
 }
 
-// MARK: Paths and processes
-
 extension Descriptor {
-    /// Creates the folder at `path` and its missing parents with `permissions`; succeeds when it exists.
-    ///
-    /// - Returns: Whether the folder at `path` itself was created.
-    @discardableResult
-    package static func makeFolders(atPath path: String, permissions: UInt16) throws(FileSystemError) -> Bool {
-        if mkdir(path, mode_t(permissions)) == 0 { return true }
-        let error = FileSystemError.current(.createDirectory, path: path)
-        let parent = (path as NSString).deletingLastPathComponent
-        if error.code == EEXIST {
-            var info = stat()
-            guard stat(path, &info) == 0, FileStatus(info).kind == .folder else {
-                throw FileSystemError(.createDirectory, path: path, code: ENOTDIR)
-            }
-            return false
-        }
-        guard error.code == ENOENT, !parent.isEmpty, parent != path else { throw error }
-        try makeFolders(atPath: parent, permissions: permissions)
-        guard mkdir(path, mode_t(permissions)) == 0 || errno == EEXIST else {
-            throw .current(.createDirectory, path: path)
-        }
-        return true
-    }
-
-    /// Removes the folder at `path` when it is empty; false when it is not empty or not there.
-    @discardableResult
-    package static func removeEmptyFolder(atPath path: String) -> Bool { rmdir(path) == 0 }
-
-    /// This process's id.
-    package static var processID: Int32 { getpid() }
-
     /// Whether no process has the id `pid` any more.
     package static func processIsGone(_ pid: Int32) -> Bool { kill(pid, 0) != 0 && errno == ESRCH }
 }
 
-// MARK: Errors and status
-
 extension FileSystemError {
-    /// The error of `operation` on `path` that just failed; `errno` is read before `path` is built, as building
-    /// it may call the C library.
+    /// The error of `operation` on `path` that just failed; `errno` is read first, as building `path` may change it.
     fileprivate static func current(_ operation: Operation, path: @autoclosure () -> String) -> FileSystemError {
         let code = errno
         return FileSystemError(operation, path: path(), code: code)
     }
 
+    /// No file or folder exists at the path (or a file stands where a folder on the way should be).
+    package var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
     /// Nothing exists at the path, while the folders on the way do.
     package var isMissing: Bool { code == ENOENT }
+    /// Something already exists at the path.
+    package var isAlreadyExists: Bool { code == EEXIST }
+    /// A symbolic link stands where it may not be followed.
+    package var isSymbolicLink: Bool { code == ELOOP || code == EMLINK }
     /// A folder that had to be empty was not.
     package var isNotEmpty: Bool { code == ENOTEMPTY || code == EEXIST }
+    /// The system's text for the error, for example "No space left on device".
+    package var message: String { String(cString: strerror(code)) }
+
+    /// The typed cause of the error, as the stores report it; ``description`` for a code it does not name.
+    package var reason: FailureReason {
+        switch code {
+        case ENOENT: .notFound
+        case ENOSPC, EDQUOT: .outOfSpace
+        case EROFS: .readOnlyVolume
+        case EACCES, EPERM: .permissionDenied
+        case EISDIR: .isFolder
+        case ENOTDIR: .parentIsFile
+        case ELOOP, EMLINK: .symbolicLink
+        case EIO: .ioError
+        default: .other(description)
+        }
+    }
+}
+
+extension InjectedFault {
+    /// The `errno` a disk call would have returned for this fault.
+    package var code: Int32 {
+        switch self {
+        case .outOfSpace: ENOSPC
+        case .permissionDenied: EACCES
+        case .deviceLocked: EPERM
+        case .corruptData, .error: EIO
+        }
+    }
 }
 
 extension FileStatus {
@@ -301,13 +287,8 @@ extension FileStatus {
 extension FileStatus.Kind {
     /// The kind a folder listing reports (`d_type`); nil when the file system does not say.
     fileprivate init?(listed type: Int32) {
-        switch type {
-        case Int32(DT_REG): self = .file
-        case Int32(DT_DIR): self = .folder
-        case Int32(DT_LNK): self = .symbolicLink
-        case Int32(DT_UNKNOWN): return nil
-        default: self = .other
-        }
+        guard type != DT_UNKNOWN else { return nil }
+        self = type == DT_REG ? .file : type == DT_DIR ? .folder : type == DT_LNK ? .symbolicLink : .other
     }
 }
 

@@ -52,7 +52,7 @@ extension EncryptedFileCrypt {
         do {
             return try folder.list().filter(isItemFile).count
         } catch {
-            throw .openFailed(path: folder.path, underlying: error.description)
+            throw CryptStoreError(error, opening: folder.path)
         }
     }
 }

@@ -143,7 +143,7 @@ extension EncryptedFileCrypt: CryptStoring {
             // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
-            throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
+            throw CryptStoreError(error, reading: key.key)
         }
         guard let plaintext = keys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
         return try SecretCoding.decode(Value.self, from: plaintext, key: key.key)
@@ -164,7 +164,7 @@ extension EncryptedFileCrypt: CryptStoring {
         do {
             file = try keys.seal(plaintext, as: item)
         } catch {
-            throw CryptStoreError.writeFailed(key: key.key, underlying: String(describing: error))
+            throw CryptStoreError.writeFailed(key: key.key, underlying: .other(String(describing: error)))
         }
         try vault.writeItem(file, named: item.fileName, for: key.key)
     }
@@ -178,7 +178,7 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch  where error.isMissing {
             // Nothing stored: done.
         } catch {
-            throw CryptStoreError.removeFailed(key: key.key, underlying: error.description)
+            throw CryptStoreError(error, removing: key.key)
         }
     }
 
@@ -193,7 +193,7 @@ extension EncryptedFileCrypt: CryptStoring {
         do {
             return try folder.status(of: keys.item(for: key.key).fileName)?.kind == .file
         } catch {
-            throw CryptStoreError.readFailed(key: key.key, underlying: error.description)
+            throw CryptStoreError(error, reading: key.key)
         }
     }
 
@@ -212,7 +212,7 @@ extension EncryptedFileCrypt: CryptStoring {
                 } catch  where error.isMissing {}
             }
         } catch {
-            throw CryptStoreError.removeAllFailed(underlying: error.description)
+            throw CryptStoreError(error, removing: nil)
         }
     }
 }

@@ -80,7 +80,7 @@ extension MasterKey {
         do {
             return try parameters.deriveKey(from: passphrase)
         } catch {
-            throw .openFailed(path: vaultPath, underlying: String(describing: error))
+            throw .openFailed(path: vaultPath, underlying: .other(String(describing: error)))
         }
     }
 
@@ -99,7 +99,7 @@ extension MasterKey {
         } catch  where error.isNotFound {
             return nil
         } catch {
-            throw .openFailed(path: path, underlying: error.description)
+            throw CryptStoreError(error, opening: path)
         }
         guard file.permissions & FileStatus.groupAndOtherPermissions == 0 else {
             throw .insecureKeyFile(path: path, permissions: file.permissions)
@@ -138,7 +138,7 @@ extension MasterKey {
         } catch  where error.isAlreadyExists {
             return
         } catch {
-            throw .openFailed(path: path, underlying: error.description)
+            throw CryptStoreError(error, opening: path)
         }
     }
 }

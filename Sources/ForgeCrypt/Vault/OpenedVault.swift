@@ -74,7 +74,7 @@ struct OpenedVault: Sendable {
             do {
                 bytes = try JSONCodec.encode(header)
             } catch {
-                throw .openFailed(path: folder.path, underlying: String(describing: error))
+                throw .openFailed(path: folder.path, underlying: .other(String(describing: error)))
             }
             let vault = OpenedVault(folder: folder, header: header, headerBytes: bytes, keys: keys)
             createdFolder = try vault.secureFolder()
@@ -102,7 +102,7 @@ struct OpenedVault: Sendable {
             } catch  where error.isMissing {
                 continue
             } catch {
-                throw .openFailed(path: folder.path, underlying: error.description)
+                throw CryptStoreError(error, opening: folder.path)
             }
         }
         throw .openFailed(path: folder.path, underlying: "the vault folder vanished while its header was written")
@@ -116,7 +116,7 @@ struct OpenedVault: Sendable {
         do {
             return try folder.create(exactPermissions: true)
         } catch {
-            throw .openFailed(path: folder.path, underlying: error.description)
+            throw CryptStoreError(error, opening: folder.path)
         }
     }
 }
@@ -143,7 +143,7 @@ extension OpenedVault {
                 try restoreHeader(for: key)
                 continue
             } catch {
-                throw .writeFailed(key: key, underlying: error.description)
+                throw CryptStoreError(error, writing: key)
             }
             switch result {
             case .written:
@@ -167,7 +167,7 @@ extension OpenedVault {
         } catch  where error.isNotFound {
             return
         } catch {
-            throw .openFailed(path: folder.path, underlying: error.description)
+            throw CryptStoreError(error, opening: folder.path)
         }
         guard isThisVaultsHeader(bytes) else { throw .vaultReplaced(path: folder.path) }
     }
@@ -184,7 +184,7 @@ extension OpenedVault {
         do throws(CryptStoreError) {
             _ = try writeHeader()
         } catch {
-            throw .writeFailed(key: key, underlying: error.description)
+            throw .writeFailed(key: key, underlying: error.reason ?? .other(error.description))
         }
     }
 }
@@ -200,7 +200,7 @@ extension OpenedVault {
         } catch  where error.isNotFound {
             return nil
         } catch {
-            throw .openFailed(path: folder.path, underlying: error.description)
+            throw CryptStoreError(error, opening: folder.path)
         }
         guard let header = try? JSONCodec.decode(VaultHeader.self, from: data) else {
             throw .corruptVault(path: folder.path, reason: "\(VaultHeader.fileName) is not a vault header")
@@ -216,7 +216,7 @@ extension OpenedVault {
         do {
             entries = try folder.list()
         } catch {
-            throw .openFailed(path: folder.path, underlying: error.description)
+            throw CryptStoreError(error, opening: folder.path)
         }
         let itemCount = entries.filter(EncryptedFileCrypt.isItemFile).count
         guard itemCount == 0 else {

@@ -1,5 +1,3 @@
-internal import ForgeCore
-
 /// What a call on an in-memory store does, as the operation log records it and faults select it.
 public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
     /// `get` (`KVStoring`, `CryptStoring`) or `load` (`FileStoring`).
@@ -14,16 +12,4 @@ public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
     case deleteAll
     /// `list(in:)` or `totalSize()` of a file store.
     case list
-
-    /// The operation a store reported through its hook.
-    init(_ kind: StoreOperationKind) {
-        switch kind {
-        case .read: self = .read
-        case .exists: self = .exists
-        case .write: self = .write
-        case .delete: self = .delete
-        case .deleteAll: self = .deleteAll
-        case .list: self = .list
-        }
-    }
 }

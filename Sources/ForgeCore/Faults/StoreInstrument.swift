@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
-
 /// The hook an in-memory store calls once per operation when a test asked for faults or an operation log.
 ///
 /// A store made without one holds nil and pays a single nil check per call. ForgeStorageTesting provides
@@ -15,23 +5,7 @@ internal import Darwin
 package protocol StoreInstrument: Sendable {
     /// Records `operation` on `target` (a key or path, nil for the whole store) and returns the fault the
     /// store must fail it with, or nil to let it run.
-    func begin(_ operation: StoreOperationKind, target: String?) -> InjectedFault?
-}
-
-/// What an in-memory store is about to do.
-package enum StoreOperationKind: Sendable, Hashable {
-    /// `get` or `load`.
-    case read
-    /// `contains` or `exists`.
-    case exists
-    /// `set` or `save`.
-    case write
-    /// `remove` or `delete` of one key or path.
-    case delete
-    /// `removeAll` or `deleteAll`.
-    case deleteAll
-    /// `list(in:)` or `totalSize()`.
-    case list
+    func begin(_ operation: StoreOperation, target: String?) -> InjectedFault?
 }
 
 /// The failure an instrument asks a store to fail an operation with.
@@ -48,19 +22,33 @@ package enum InjectedFault: Sendable {
     /// This exact error, thrown as it is.
     case error(any Error & Sendable)
 
-    /// The `errno` a disk call would have returned for this fault.
-    package var code: Int32 {
-        switch self {
-        case .outOfSpace: ENOSPC
-        case .permissionDenied: EACCES
-        case .deviceLocked: EPERM
-        case .corruptData, .error: EIO
-        }
-    }
-
     /// The `FileSystemError` the disk call `operation` on `path` would have thrown for this fault.
     package func systemError(_ operation: FileSystemError.Operation, path: String) -> FileSystemError {
         FileSystemError(operation, path: path, code: code)
+    }
+
+    /// Throws what a store throws when the disk call `operation` on `path` fails as this fault says.
+    ///
+    /// The call's ``systemError(_:path:)`` goes through `mapping`, the one the disk store uses for the same
+    /// call, so the fault surfaces exactly as the real failure does; an ``error(_:)`` fault is the test's own
+    /// error, thrown as it is. It never returns, so an in-memory store fails an operation in one line:
+    ///
+    /// ```swift
+    /// try report(.write, key)?.fail(.open, key) { KVStoreError($0, writing: key) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - operation: The system call the disk store would have made.
+    ///   - path: The key or path the call was for (empty for the whole store).
+    ///   - mapping: The store's translation of a failed system call into its own error.
+    /// - Throws: The store's error for the call, or the test's own error.
+    package func fail(
+        _ operation: FileSystemError.Operation,
+        _ path: String,
+        mappedBy mapping: (FileSystemError) -> some Error
+    ) throws {
+        if case .error(let error) = self { throw error }
+        throw mapping(systemError(operation, path: path))
     }
 }
 
