@@ -211,9 +211,7 @@ package final class Descriptor {
         default: return error
         }
     }
-}
 
-extension Descriptor {
     /// Whether no process has the id `pid` any more.
     package static func processIsGone(_ pid: Int32) -> Bool { kill(pid, 0) != 0 && errno == ESRCH }
 }
