@@ -17,7 +17,7 @@ internal import ForgeCore
 /// A path is checked before any I/O (see ``FileStoring``), and below the namespace folder every folder and
 /// file is reached one name at a time from its parent folder's descriptor without following symbolic
 /// links (`openat` with `O_NOFOLLOW`). A symbolic link planted in the folder, as a file or as a folder on
-/// the way, makes the call fail with ``FileStoreError/Reason/symbolicLink``: nothing outside the namespace
+/// the way, makes the call fail with `FailureReason.symbolicLink`: nothing outside the namespace
 /// folder is ever read, written or deleted through it. ``deleteAll()`` removes such a link itself, never
 /// what it leads to. The namespace folder itself and the base folder are opened by path, so they may be
 /// links (a symlinked home folder works).
@@ -27,8 +27,8 @@ internal import ForgeCore
 /// process that crashes mid-save, finds the old content or the new, never a torn or empty file; a failed
 /// save leaves no temporary file. `overwrite: false` hard-links the temporary file to the target, which
 /// fails if anything is there: no check-then-write race. Temporary files are hidden (`.name.forge-tmp-…`)
-/// and never listed, counted or reported as existing. With ``Durability/atomic`` (the default) saves are
-/// not flushed, so a power loss may lose the most recent ones; with ``Durability/flushed`` each save
+/// and never listed, counted or reported as existing. With `Durability.atomic` (the default) saves are
+/// not flushed, so a power loss may lose the most recent ones; with `Durability.flushed` each save
 /// flushes the file before the rename and the folder after. Creating a store removes temporary files that crashed processes left in
 /// any of its folders, the folders they left empty, and a ``deleteAll()`` that a crash interrupted.
 ///
@@ -47,7 +47,7 @@ public struct DiskFileStore: Sendable {
     public let namespace: String
     /// The Data Protection level applied to the folders and each file; no effect on Linux.
     public let fileProtection: FileProtection
-    /// Whether each save is flushed to the device: see ``Durability``.
+    /// Whether each save is flushed to the device: see `Durability`.
     public let durability: Durability
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
@@ -68,7 +68,7 @@ public struct DiskFileStore: Sendable {
     ///     share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
     ///   - durability: Whether each save is flushed to the device before it returns. Defaults to
-    ///     ``Durability/atomic``: atomic, not flushed.
+    ///     `Durability.atomic`: atomic, not flushed.
     public init(
         directory: StorageDirectory = .applicationSupport,
         namespace: String,

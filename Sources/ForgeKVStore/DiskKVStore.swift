@@ -25,9 +25,9 @@ internal import ForgeCore
 /// A write goes to a temporary file in the namespace folder that is then renamed over the key's file, so
 /// a reader, or a process that crashes mid-write, finds the old value or the new one, never a torn or
 /// empty file; a failed write leaves no temporary file. What a power loss or kernel panic keeps is the
-/// store's ``Durability``: with ``Durability/atomic`` (the default, like `UserDefaults`) writes are not
+/// store's `Durability`: with `Durability.atomic` (the default, like `UserDefaults`) writes are not
 /// flushed, so the most recent ones may be lost, and on file systems that do not order a rename after its
-/// data a file written just before may read as empty (and so as nil); with ``Durability/flushed`` each
+/// data a file written just before may read as empty (and so as nil); with `Durability.flushed` each
 /// `set` flushes the file before the rename and the folder after, so a `set` that returned is kept.
 /// Temporary files of crashed processes are removed by the first store created for the namespace in a
 /// process.
@@ -46,7 +46,7 @@ public struct DiskKVStore: Sendable {
     ///
     /// No effect on Linux.
     public let fileProtection: FileProtection
-    /// Whether each write is flushed to the device: see ``Durability``.
+    /// Whether each write is flushed to the device: see `Durability`.
     public let durability: Durability
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
@@ -65,7 +65,7 @@ public struct DiskKVStore: Sendable {
     ///     namespaces never share files and never leave `directory`.
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
     ///   - durability: Whether each write is flushed to the device before `set` returns. Defaults to
-    ///     ``Durability/atomic``: atomic, not flushed, like `UserDefaults`.
+    ///     `Durability.atomic`: atomic, not flushed, like `UserDefaults`.
     public init(
         directory: StorageDirectory = .applicationSupport,
         namespace: String,
