@@ -55,6 +55,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: A flushed 1 KiB save: it survives a power loss.
+    // Beside the flushed limit (the file flushed, renamed, then its folder flushed). `Data.write(options: .atomic)`
+    // does not flush, so it is no peer at this durability and is left out.
+
+    let flushedFolder = Scratch.folder("files-flushed")
+    let flushedStore = DiskFileStore(directory: .custom(flushedFolder), namespace: "bench", durability: .flushed)
+    let kiB = Data(repeating: 0xA5, count: 1 << 10)
+    let flushedLimitPath = flushedFolder.path + "/limit-doc-1KiB.bin"
+
+    Benchmark("file.save.1KiB.flushed:ours", configuration: .forge()) { benchmark in
+        for _ in benchmark.scaledIterations { try await flushedStore.save(kiB, to: "doc-1KiB.bin") }
+    }
+    Benchmark("file.save.1KiB.flushed:limit", configuration: .forge()) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Limit.writeFlushed(kiB, toPath: flushedLimitPath)) }
+    }
+
     // MARK: A folder of 10,000 files.
 
     let many = Benchmark.Configuration.forge(maxIterations: 200, seconds: 2)

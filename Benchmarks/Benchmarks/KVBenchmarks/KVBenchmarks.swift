@@ -132,6 +132,61 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: Flushed disk: a set that survives a power loss, beside the flushed limit and the durable peers.
+    // Every variant returns only once the value is on the device: ours and the limit flush the file, rename it and
+    // flush the folder; GRDB commits with `synchronous = FULL`; UserDefaults offers `synchronize()` after `set`.
+
+    let flushedFolder = Scratch.folder("kv-disk-flushed")
+    let flushedStore = DiskKVStore(directory: .custom(flushedFolder), namespace: "bench", durability: .flushed)
+    let flushedLimitPath = flushedFolder.path + "/limit.json"
+    let fullQueue = try? makeFullDatabaseQueue(atPath: flushedFolder.path + "/kv-queue.sqlite")
+    let fullPool = try? makeFullDatabasePool(atPath: flushedFolder.path + "/kv-pool.sqlite")
+    let durableSuite = UserDefaults(suiteName: "forge-storage-benchmarks-flushed") ?? .standard
+
+    Benchmark("kv.disk.set.flushed:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { try flushedStore.set(key, value: .sample) }
+    }
+    Benchmark("kv.disk.set.flushed:limit", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(Limit.writeFlushed(try Codec.encoder.encode(Profile.sample), toPath: flushedLimitPath))
+        }
+    }
+    // SQLite's default journal (a rollback journal, `DELETE`), as a DatabaseQueue leaves it.
+    Benchmark("kv.disk.set.flushed:GRDB", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try Codec.encoder.encode(Profile.sample)
+            try fullQueue?
+                .write { db in
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)",
+                        arguments: ["profile", data]
+                    )
+                }
+        }
+    }
+    // The WAL journal, as a DatabasePool sets it: one flush of the log per commit.
+    Benchmark("kv.disk.set.flushed:GRDB.WAL", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try Codec.encoder.encode(Profile.sample)
+            try fullPool?
+                .write { db in
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)",
+                        arguments: ["profile", data]
+                    )
+                }
+        }
+    }
+    // `synchronize()` writes nothing when no value has changed, so the value alternates between two of one size. On
+    // Linux it rewrites the plist in place and `fsync`s it (seen with strace): flushed, but not atomic.
+    let alternation = ProfileAlternation()
+    Benchmark("kv.disk.set.flushed:UserDefaults.synchronize", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            durableSuite.set(try Codec.encoder.encode(alternation.next()), forKey: "profile")
+            durableSuite.synchronize()
+        }
+    }
+
     // MARK: Reactive: one set seen by 100 observers, beside a locked value and 100 continuations.
 
     let fanOut = Benchmark.Configuration.forge(scaling: .kilo, maxIterations: 200)
@@ -174,4 +229,32 @@ private func makeDatabase(atPath path: String) throws -> DatabasePool {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
     }
     return pool
+}
+
+/// The same table in a WAL database with `synchronous = FULL`: each commit flushes the log before it returns.
+///
+/// A pool sets `synchronous = NORMAL` on its writer when it turns WAL on, after `prepareDatabase` has run, so the
+/// pragma is set afterwards, on the pool's one writer connection.
+private func makeFullDatabasePool(atPath path: String) throws -> DatabasePool {
+    let pool = try makeDatabase(atPath: path)
+    try pool.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    return pool
+}
+
+/// The same table in a DatabaseQueue with `synchronous = FULL`: each commit flushes before it returns.
+///
+/// The journal is the one GRDB leaves a queue in: SQLite's rollback journal (`DELETE`). A commit flushes the journal,
+/// its folder, the journal's header and the database (strace shows four `fdatasync`s), then deletes the journal.
+private func makeFullDatabaseQueue(atPath path: String) throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    try queue.write { db in
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+    }
+    return queue
 }

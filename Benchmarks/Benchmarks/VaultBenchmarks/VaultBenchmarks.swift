@@ -25,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
     func sealed() throws -> Data {
         try AES.GCM.seal(Data(secret.utf8), using: limitKey, authenticating: associatedData).combined ?? Data()
     }
-    Limit.writeAtomically((try? sealed()) ?? Data(), toPath: limitPath, synchronize: true)
+    Limit.writeFlushed((try? sealed()) ?? Data(), toPath: limitPath)
 
     let configuration = Benchmark.Configuration.forge(maxIterations: 2_000)
     // A read takes microseconds: it runs 1,000 times per sample, so the harness's cost per sample is spread.
@@ -48,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("vault.set:limit", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(Limit.writeAtomically(try sealed(), toPath: limitPath, synchronize: true))
+            blackHole(Limit.writeFlushed(try sealed(), toPath: limitPath))
         }
     }
 }

@@ -117,7 +117,7 @@ struct BenchmarkProfiler {
             },
             "vault.get:limit": { count in
                 let sealed = try AES.GCM.seal(Data(secret.utf8), using: symmetric, authenticating: associatedData)
-                Limit.writeAtomically(sealed.combined ?? Data(), toPath: vaultLimitPath, synchronize: true)
+                Limit.writeFlushed(sealed.combined ?? Data(), toPath: vaultLimitPath)
                 for _ in 0..<count {
                     guard let file = Limit.readFile(atPath: vaultLimitPath) else { continue }
                     let box = try AES.GCM.SealedBox(combined: file)
@@ -132,7 +132,7 @@ struct BenchmarkProfiler {
             "vault.set:limit": { count in
                 for _ in 0..<count {
                     let sealed = try AES.GCM.seal(Data(secret.utf8), using: symmetric, authenticating: associatedData)
-                    Limit.writeAtomically(sealed.combined ?? Data(), toPath: vaultLimitPath, synchronize: true)
+                    Limit.writeFlushed(sealed.combined ?? Data(), toPath: vaultLimitPath)
                 }
             },
         ]

@@ -26,4 +26,7 @@ public struct Profile: Codable, Sendable, Equatable {
 
     /// The value every benchmark stores.
     public static let sample = Profile(name: "Ada Lovelace", count: 42, enabled: true, tags: ["swift", "storage"])
+
+    /// ``sample`` with another count, of the same size encoded: for a peer that skips writing an unchanged value.
+    public static let otherSample = Profile(name: "Ada Lovelace", count: 43, enabled: true, tags: ["swift", "storage"])
 }

@@ -35,14 +35,33 @@ public enum Limit {
         readFile(atPath: path)
     }
 
-    /// Writes `data` to a temporary file beside `path`, then renames it over `path`.
+    /// Writes `data` to a temporary file beside `path`, then renames it over `path`: `open`, `write`, `close`,
+    /// `rename`.
     ///
-    /// A reader sees the old contents or the new, never a torn file. With `synchronize`, the file and its
-    /// folder are flushed too.
+    /// A reader, and a process that crashes, see the old contents or the new, never a torn file; a power loss may
+    /// lose the write. The limit of a store with the `.atomic` durability.
     @discardableResult
-    public static func writeAtomically(_ data: Data, toPath path: String, synchronize: Bool = false) -> Bool {
+    public static func writeAtomically(_ data: Data, toPath path: String) -> Bool {
         let temporary = path + ".limit-tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard writeFile(data, toPath: temporary, flushed: false) else { return false }
+        return rename(temporary, path) == 0
+    }
+
+    /// ``writeAtomically(_:toPath:)`` that also survives a power loss: the temporary file is flushed before the
+    /// rename and its folder after (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere).
+    ///
+    /// `open`, `write`, flush, `close`, `rename`, then `open` the folder, flush, `close`: the limit of a flushed
+    /// store and of the vault.
+    @discardableResult
+    public static func writeFlushed(_ data: Data, toPath path: String) -> Bool {
+        let temporary = path + ".limit-tmp"
+        guard writeFile(data, toPath: temporary, flushed: true), rename(temporary, path) == 0 else { return false }
+        return flushFolder(atPath: parentPath(of: path))
+    }
+
+    /// Creates or truncates the file at `path` and writes all of `data`, flushing it first when `flushed`.
+    private static func writeFile(_ data: Data, toPath path: String, flushed: Bool) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         let written = data.withUnsafeBytes { bytes -> Bool in
             guard var pointer = bytes.baseAddress else { return true }
@@ -58,16 +77,25 @@ public enum Limit {
             }
             return true
         }
-        if synchronize { _ = fsync(fd) }
-        guard close(fd) == 0, written, rename(temporary, path) == 0 else { return false }
-        if synchronize {
-            let folder = open(parentPath(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if folder >= 0 {
-                _ = fsync(folder)
-                _ = close(folder)
-            }
-        }
-        return true
+        let synchronized = !flushed || flush(fd)
+        return close(fd) == 0 && written && synchronized
+    }
+
+    /// Flushes the folder at `path`, so that a rename in it survives a power loss.
+    private static func flushFolder(atPath path: String) -> Bool {
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return false }
+        let synchronized = flush(folder)
+        return close(folder) == 0 && synchronized
+    }
+
+    /// Flushes an open file or folder to the storage device: `F_FULLFSYNC` on Apple platforms (a plain `fsync`
+    /// there may leave the data in the drive's cache), `fsync` elsewhere.
+    private static func flush(_ fd: Int32) -> Bool {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return true }
+        #endif
+        return fsync(fd) == 0
     }
 
     /// Everything before the last `/` of `path`, found by byte.
