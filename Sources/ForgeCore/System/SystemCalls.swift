@@ -74,18 +74,19 @@ package final class Descriptor {
     /// The path of `name` in this folder, for errors.
     package func child(_ name: EntryName) -> String { path + "/" + name.string }
 
-    /// The whole regular file, read until `read` reports its end; a folder fails with `EISDIR`, any other kind of
-    /// file with `EINVAL`.
+    /// The whole regular file, to its end; a folder fails with `EISDIR`, any other kind of file with `EINVAL`.
     package func readAll() throws(FileSystemError) -> Data {
-        // The size sizes the buffer; a file that grew or shrank since is still read as it is.
+        // The buffer has a byte more than the size: a read that fills less than it asked has met the end (a regular
+        // file reads short only there), and a file that grew since fills it and is read on.
         var data = Data(count: max(try status(regularFile: true).size, 0) + 1)
         var count = 0
         while true {
             if count == data.count { data.count += max(data.count, 4096) }
+            let wanted = data.count - count
             // `read` fills the buffer in place, so it takes the buffer's address.
-            let result = data.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
-            if result == 0 { break }
-            if result > 0 { count += result } else if errno != EINTR { throw .current(.read, path: path) }
+            let result = data.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, wanted) }
+            if result >= 0 { count += result } else if errno != EINTR { throw .current(.read, path: path) }
+            if result >= 0 && result < wanted { break }
         }
         data.count = count
         return data
