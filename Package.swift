@@ -26,7 +26,9 @@ let package = Package(
     ],
     targets: [
         // Shared internals: the lock, directory resolution, the atomic file writer, name sanitising.
-        .target(name: "ForgeCore"),
+        .target(name: "ForgeCore", dependencies: ["CForgeSystem"]),
+        // The one system call Swift cannot make itself: Linux's `openat2`, through the variadic `syscall`.
+        .target(name: "CForgeSystem"),
 
         .target(name: "ForgeKVStore", dependencies: ["ForgeCore"]),
         .target(name: "ForgeFileStore", dependencies: ["ForgeCore"]),
@@ -73,7 +75,7 @@ let package = Package(
         // The child process the crash tests kill while it writes to every disk store; not a product.
         .executableTarget(
             name: "ForgeCrashWriter",
-            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeTestSupport"],
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore", "ForgeTestSupport"],
             path: "Tests/ForgeCrashWriter"
         ),
         .testTarget(
@@ -85,7 +87,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CForgeSystem" {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

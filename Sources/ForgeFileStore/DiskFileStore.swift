@@ -15,8 +15,9 @@ internal import ForgeCore
 ///
 /// ## Safety
 /// A path is checked before any I/O (see ``FileStoring``), and below the namespace folder every folder and
-/// file is reached one name at a time from its parent folder's descriptor without following symbolic
-/// links (`openat` with `O_NOFOLLOW`). A symbolic link planted in the folder, as a file or as a folder on
+/// file is reached from the namespace folder's descriptor without following symbolic links: in one call that
+/// refuses a link anywhere on the way (`openat2` on Linux 5.6 and later, `O_NOFOLLOW_ANY` on Apple platforms),
+/// else one name at a time (`openat` with `O_NOFOLLOW`). A symbolic link planted in the folder, as a file or as a folder on
 /// the way, makes the call fail with `FailureReason.symbolicLink`: nothing outside the namespace
 /// folder is ever read, written or deleted through it. ``deleteAll()`` removes such a link itself, never
 /// what it leads to. The namespace folder itself and the base folder are opened by path, so they may be
@@ -29,8 +30,9 @@ internal import ForgeCore
 /// fails if anything is there: no check-then-write race. Temporary files are hidden (`.name.forge-tmp-…`)
 /// and never listed, counted or reported as existing. With `Durability.atomic` (the default) saves are
 /// not flushed, so a power loss may lose the most recent ones; with `Durability.flushed` each save
-/// flushes the file before the rename and the folder after. Creating a store removes temporary files that crashed processes left in
-/// any of its folders, the folders they left empty, and a ``deleteAll()`` that a crash interrupted.
+/// flushes the file before the rename and the folder after. The first store created for a folder in a process
+/// removes, in the background, the temporary files that crashed processes left in any of its folders, the folders
+/// they left empty, and a ``deleteAll()`` that a crash interrupted.
 ///
 /// ## Names on disk
 /// Files keep the names of their path (in Unicode NFC), so the folder is browsable. A file or folder that
@@ -57,10 +59,11 @@ public struct DiskFileStore: Sendable {
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
-    /// The folder is created on the first save. Creating the store removes the temporary files that
-    /// processes which crashed while saving left in the folder and its sub-folders (temporary files of
-    /// running processes are kept), and the folders they left empty: this reads every folder of the store
-    /// once.
+    /// The folder is created on the first save. The first store for a folder in a process starts removing, in
+    /// the background, the temporary files that processes which crashed while saving left in the folder and its
+    /// sub-folders (temporary files of running processes are kept), and the folders they left empty. That reads
+    /// every folder of the store, so it stays off the path of the store's first call; the files it removes are
+    /// never listed, counted or read meanwhile.
     ///
     /// - Parameters:
     ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.
@@ -75,6 +78,19 @@ public struct DiskFileStore: Sendable {
         fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
         durability: Durability = .atomic
     ) {
+        self.init(directory: directory, namespace: namespace, fileProtection: fileProtection, durability: durability) {
+            _ in
+        }
+    }
+
+    /// The store, with its folder's options adjusted by `configure`: the tests open paths both ways with it.
+    init(
+        directory: StorageDirectory,
+        namespace: String,
+        fileProtection: FileProtection,
+        durability: Durability,
+        configure: (inout StoreFolder.Options) -> Void
+    ) {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
@@ -83,7 +99,8 @@ public struct DiskFileStore: Sendable {
             directory: directory,
             namespace: namespace,
             protection: fileProtection,
-            durability: durability
+            durability: durability,
+            configure: configure
         )
         self.folderURL = folder.url
         folder.removeLeftoversOnce()
@@ -121,7 +138,7 @@ extension DiskFileStore: FileStoring {
     public func load(_ path: String) async throws -> Data {
         let relative = try RelativePath.file(path)
         do {
-            return try folder.read(relative.name, in: relative.folders)
+            return try folder.read(at: relative)
         } catch {
             throw FileStoreError(error, operation: .read, path: path)
         }

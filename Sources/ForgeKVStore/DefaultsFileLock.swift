@@ -1,21 +1,42 @@
 internal import ForgeCore
 internal import Foundation
 
-/// The advisory file lock every ``UserDefaultsKVStore`` on Linux holds while it reads or writes a domain's property
-/// list, so that stores in different processes take turns.
+/// The advisory file lock every ``UserDefaultsKVStore`` on Linux holds while `UserDefaults` may read or write a
+/// domain's property list, so that stores in different processes take turns, and the count of property-list writes
+/// the stores keep in it.
 ///
 /// swift-corelibs-foundation rewrites the property list in place (truncate, then write) and merges its changes into
 /// the file as it read it just before, without any lock. Unguarded, a reader in another process can find the file
 /// empty or half written (and read nil, or an old value), and two processes that write at the same time can each
-/// drop the other's change. Holding this lock around every `synchronize()` rules both out among the stores; plain
-/// `UserDefaults` code in other processes does not take it.
+/// drop the other's change. Holding this lock around every call that may read or write the file rules both out among
+/// the stores; plain `UserDefaults` code in other processes does not take it.
 ///
 /// The lock is `flock` on one file, `.forge-defaults.lock`, in the folder CoreFoundation keeps property lists in:
 /// `$XDG_CONFIG_HOME`, or `~/.config`. One file for every domain leaves nothing behind per suite; stores of different
-/// domains then take turns too, for the few microseconds of one call (it is never held across an `await`). Where
-/// the lock file cannot be opened (a read-only home), calls go ahead unlocked, as before.
+/// domains then take turns too, for the time of one call (a property-list rewrite at most; it is never held across an
+/// `await`). Where the lock file cannot be opened (a read-only home), calls go ahead unlocked, as before.
 /// On Apple platforms `cfprefsd` orders the processes' reads and writes, and this type does nothing.
+///
+/// The file's first 8 bytes count the property-list writes of every store, in every process (``Held/writeCount``).
+/// A file's modification time alone does not show every write: many file systems keep it in ticks of a few
+/// milliseconds, so a rewrite to the same size within one tick leaves the file's `stat` as it was. The count does.
 struct DefaultsFileLock: Sendable {
+    /// The lock while this process holds it: the count of property-list writes, to read and to advance.
+    struct Held {
+        /// The open lock file; nil where the lock could not be taken.
+        fileprivate let file: Descriptor?
+
+        /// How many times a store has written a property list since the lock file was created; 0 when unknown.
+        var writeCount: UInt64 {
+            (try? file?.readCounter()) ?? 0
+        }
+
+        /// Counts a property-list write, so that stores in every process see that the file changed.
+        func countWrite() {
+            try? file?.writeCounter(writeCount &+ 1)
+        }
+    }
+
     /// The lock file, or nil where no lock is needed.
     private let path: String?
 
@@ -24,18 +45,23 @@ struct DefaultsFileLock: Sendable {
         #if canImport(Darwin)
         path = nil
         #else
-        let configured = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? ""
-        let folder = configured.hasPrefix("/") ? configured : NSHomeDirectory() + "/.config"
-        path = folder + "/.forge-defaults.lock"
+        path = Self.preferencesFolder + "/.forge-defaults.lock"
         #endif
     }
 
+    /// The folder swift-corelibs-foundation keeps property lists in: `$XDG_CONFIG_HOME` when it is an absolute path,
+    /// else `~/.config`.
+    static var preferencesFolder: String {
+        let configured = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? ""
+        return configured.hasPrefix("/") ? configured : NSHomeDirectory() + "/.config"
+    }
+
     /// Runs `body` while this process holds the lock.
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ body: (Held) throws -> Result) rethrows -> Result {
         // Each call opens the file anew: `flock` locks belong to the open file, so threads of one process exclude
         // each other too.
-        guard let lockFile = openLockFile() else { return try body() }
-        return try lockFile.withExclusiveLock(body)
+        guard let lockFile = openLockFile() else { return try body(Held(file: nil)) }
+        return try lockFile.withExclusiveLock { try body(Held(file: lockFile)) }
     }
 
     /// The lock file, opened (and created with its folder when missing); nil where no lock is needed or it cannot

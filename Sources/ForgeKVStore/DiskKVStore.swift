@@ -29,8 +29,8 @@ internal import ForgeCore
 /// flushed, so the most recent ones may be lost, and on file systems that do not order a rename after its
 /// data a file written just before may read as empty (and so as nil); with `Durability.flushed` each
 /// `set` flushes the file before the rename and the folder after, so a `set` that returned is kept.
-/// Temporary files of crashed processes are removed by the first store created for the namespace in a
-/// process.
+/// Temporary files of crashed processes are removed, in the background, by the first store created for the
+/// namespace in a process.
 ///
 /// ## Reading
 /// A value is read as `T` when its JSON decodes as `T`, whatever type wrote it (an `Int` reads as a
@@ -56,8 +56,9 @@ public struct DiskKVStore: Sendable {
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
-    /// The folder is created on the first write. The first store for a folder in a process removes the
-    /// temporary files that processes which crashed while writing left in it.
+    /// The folder is created on the first write. The first store for a folder in a process starts removing, in
+    /// the background, the temporary files that processes which crashed while writing left in it: the store
+    /// answers at once, and never reads or lists those files meanwhile.
     ///
     /// - Parameters:
     ///   - directory: The base folder. Defaults to `StorageDirectory.applicationSupport`.

@@ -24,20 +24,26 @@ public enum KVStoreError: LocalizedError, Sendable, Hashable {
     case removeFailed(key: String, underlying: FailureReason)
     /// The store's values could not be removed.
     case removeAllFailed(underlying: FailureReason)
+    /// The values set in the `UserDefaults` domain `domain` could not be written to its property list
+    /// (``UserDefaultsKVStore/flush()``); they are kept in memory, and the next flush tries again.
+    case flushFailed(domain: String, underlying: FailureReason)
 
-    /// The key the failed operation was for, or nil for ``removeAllFailed(underlying:)``.
+    /// The key the failed operation was for, or nil for ``removeAllFailed(underlying:)`` and
+    /// ``flushFailed(domain:underlying:)``.
     public var key: String? {
         switch self {
         case .encodingFailed(let key, _), .writeFailed(let key, _), .removeFailed(let key, _): key
-        case .removeAllFailed: nil
+        case .removeAllFailed, .flushFailed: nil
         }
     }
 
-    /// Why the storage underneath failed: the `underlying` reason of a failed write, remove or remove-all;
+    /// Why the storage underneath failed: the `underlying` reason of a failed write, remove, remove-all or flush;
     /// nil for ``encodingFailed(key:underlying:)``, which fails before anything is stored.
     public var reason: FailureReason? {
         switch self {
-        case .writeFailed(_, let reason), .removeFailed(_, let reason), .removeAllFailed(let reason): reason
+        case .writeFailed(_, let reason), .removeFailed(_, let reason), .removeAllFailed(let reason),
+            .flushFailed(_, let reason):
+            reason
         case .encodingFailed: nil
         }
     }
@@ -53,6 +59,8 @@ public enum KVStoreError: LocalizedError, Sendable, Hashable {
             "Could not remove the value for key '\(key)': \(underlying)"
         case .removeAllFailed(let underlying):
             "Could not remove all values: \(underlying)"
+        case .flushFailed(let domain, let underlying):
+            "Could not write the values of the defaults domain '\(domain)' to its property list: \(underlying)"
         }
     }
 }

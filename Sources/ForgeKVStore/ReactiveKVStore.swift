@@ -17,8 +17,9 @@ internal import ForgeCore
 /// ```
 ///
 /// Only writes made through the wrapper are observed; reads and writes go straight to the wrapped store,
-/// with no cache. A stream re-reads its key from the wrapped store after each change, so it emits what
-/// the store now holds, as the observer's type reads it.
+/// with no cache. After each change the key is re-read from the wrapped store, once for all the streams that
+/// read it as one type, so each stream emits what the store now holds, as its type reads it. Streams of other
+/// keys add nothing to a write.
 ///
 /// > Tip: A write never waits for an observer. Each stream buffers what its consumer has not read yet,
 /// > so a slow consumer still sees every change, in order.
@@ -26,6 +27,7 @@ public final class ReactiveKVStore: Sendable {
     /// The wrapped store.
     public let base: any KVStoring
 
+    /// The channels of the observed keys, and the counter that orders their updates.
     private let registry = LockedState(Registry())
 
     /// Creates a wrapper that observes the writes made through it to `base`.
@@ -33,9 +35,10 @@ public final class ReactiveKVStore: Sendable {
         self.base = base
     }
 
+    /// Ends every stream: no change can reach them through this wrapper any more.
     deinit {
-        let observers = registry.withLock { $0.observers.values.flatMap(\.values) }
-        for observer in observers { observer.finish() }
+        let channels = registry.withLock { $0.channels.values.flatMap { $0.map(\.channel) } }
+        for channel in channels { channel.finish() }
     }
 
     /// A stream of the value stored for `key`: the current value at once, then the value after every change
@@ -59,49 +62,46 @@ public final class ReactiveKVStore: Sendable {
     /// ```
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
-        let observer = KeyObserver(key: key, continuation: continuation)
-        let (id, version) = registry.withLock { registry in
-            registry.nextObserverID += 1
-            registry.observers[key.key, default: [:]][registry.nextObserverID] = observer
-            return (registry.nextObserverID, registry.version)
+        // Registered before the read, so every change numbered after `version` refreshes the channel.
+        let (channel, id, version) = registry.withLock { $0.addStream(of: key) }
+        channel.join(continuation, id: id, value: base.get(key), version: version)
+        // Weak: the channel holds the continuation, which holds this handler until the stream ends.
+        continuation.onTermination = { [weak self, weak channel] _ in
+            guard let self, let channel else { return }
+            self.removeStream(id, of: channel, forKey: key.key)
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.removeObserver(id, forKey: key.key)
-        }
-        var reads = ReadCache()
-        observer.refresh(from: base, version: version, reads: &reads)
         return stream
     }
 
     /// The number of live streams, over all keys.
     var observerCount: Int {
-        registry.withLock { $0.observers.values.reduce(0) { $0 + $1.count } }
+        registry.withLock { $0.channels.values.joined().reduce(0) { $0 + $1.streams } }
     }
 
-    private func removeObserver(_ id: Int, forKey key: String) {
-        registry.withLock { registry in
-            registry.observers[key]?[id] = nil
-            if registry.observers[key]?.isEmpty == true { registry.observers[key] = nil }
-        }
+    /// Forgets the ended stream numbered `id`, and its channel when it was the channel's last stream.
+    private func removeStream(_ id: Int, of channel: any AnyKeyChannel, forKey key: String) {
+        registry.withLock { $0.removeStream(of: channel, forKey: key) }
+        channel.leave(id)
     }
 
-    /// Tells the observers of `keys` (or of every key, when nil) to re-read their value.
-    private func notify(keys: [String]?) {
-        let (observers, version): ([any ValueObserver], UInt64) = registry.withLock { registry in
-            let affected: [any ValueObserver]
-            if let keys {
-                affected = keys.flatMap { registry.observers[$0].map { Array($0.values) } ?? [] }
-            } else {
-                affected = registry.observers.values.flatMap(\.values)
-            }
-            guard !affected.isEmpty else { return ([], 0) }
+    /// Tells the channels of `key` that it changed: each re-reads it and emits the value to its streams.
+    private func notify(key: String) {
+        let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
+            guard let channels = registry.channels[key] else { return ([], 0) }
             registry.version += 1
-            return (affected, registry.version)
+            return (channels, registry.version)
         }
-        var reads = ReadCache()
-        for observer in observers {
-            observer.refresh(from: base, version: version, reads: &reads)
+        for entry in channels { entry.channel.refresh(from: base, version: version) }
+    }
+
+    /// Tells the channels of every key that their key changed.
+    private func notifyEveryKey() {
+        let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
+            guard !registry.channels.isEmpty else { return ([], 0) }
+            registry.version += 1
+            return (Array(registry.channels.values.joined()), registry.version)
         }
+        for entry in channels { entry.channel.refresh(from: base, version: version) }
     }
 }
 
@@ -114,13 +114,13 @@ extension ReactiveKVStore: KVStoring {
     /// Stores `value` in the wrapped store, then updates the streams of `key`.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         try base.set(key, value: value)
-        notify(keys: [key.key])
+        notify(key: key.key)
     }
 
     /// Removes `key` from the wrapped store, then emits nil to its streams.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         try base.remove(key)
-        notify(keys: [key.key])
+        notify(key: key.key)
     }
 
     /// Returns true when the wrapped store holds `key`.
@@ -131,87 +131,60 @@ extension ReactiveKVStore: KVStoring {
     /// Removes everything from the wrapped store, then emits nil to every stream.
     public func removeAll() throws {
         try base.removeAll()
-        notify(keys: nil)
+        notifyEveryKey()
     }
 }
 
-/// The streams of a ``ReactiveKVStore``, and the counter that orders their updates.
+/// The channels of a ``ReactiveKVStore``, and the counter that orders their updates.
 private struct Registry: Sendable {
-    var nextObserverID = 0
-    /// Incremented by every write that has observers; an update older than the last one emitted is dropped.
+    /// One channel in the registry, with the number of its streams.
+    struct Entry: Sendable {
+        /// The channel.
+        let channel: any AnyKeyChannel
+        /// How many streams joined the channel and have not ended; at zero the channel leaves the registry.
+        var streams: Int
+    }
+
+    /// The number given to the last stream.
+    var lastStreamID = 0
+    /// Incremented by every change that has observers; a channel drops an update not newer than its last one.
     var version: UInt64 = 0
-    var observers: [String: [Int: any ValueObserver]] = [:]
-}
+    /// The channels of each observed key, one per value type it is observed as.
+    var channels: [String: [Entry]] = [:]
 
-/// Values read during one notification, by key and type, so observers sharing both read the store once.
-private struct ReadCache {
-    /// One value read, nil included (a plain optional in the dictionary would drop nils).
-    struct Hit {
-        let value: any Sendable
-    }
-
-    var values: [ReadCacheKey: Hit] = [:]
-}
-
-private struct ReadCacheKey: Hashable {
-    let key: String
-    let type: ObjectIdentifier
-}
-
-/// A stream's observer, with its value type erased.
-private protocol ValueObserver: Sendable {
-    func refresh(from base: any KVStoring, version: UInt64, reads: inout ReadCache)
-    func finish()
-}
-
-/// One stream: re-reads its key and emits the value when it changed.
-private final class KeyObserver<T: Codable & Sendable & Equatable>: ValueObserver {
-    private let key: KVKey<T>
-    private let continuation: AsyncStream<T?>.Continuation
-    private let state = LockedState(EmissionState())
-
-    private struct EmissionState {
-        var lastVersion: UInt64 = 0
-        var hasEmitted = false
-        var lastValue: T?
-    }
-
-    init(key: KVKey<T>, continuation: AsyncStream<T?>.Continuation) {
-        self.key = key
-        self.continuation = continuation
-    }
-
-    func refresh(from base: any KVStoring, version: UInt64, reads: inout ReadCache) {
-        let cacheKey = ReadCacheKey(key: key.key, type: ObjectIdentifier(T.self))
-        let value: T?
-        if let hit = reads.values[cacheKey], let cached = hit.value as? T? {
-            value = cached
-        } else {
-            value = base.get(key)
-            reads.values[cacheKey] = ReadCache.Hit(value: value)
-        }
-        // The read happened outside any lock; emit it only if no newer update has been emitted since.
-        state.withLock { state in
-            guard version >= state.lastVersion else { return }
-            state.lastVersion = version
-            guard !state.hasEmitted || !Self.isStoredIdentically(state.lastValue, value) else { return }
-            state.hasEmitted = true
-            state.lastValue = value
-            continuation.yield(value)
-        }
-    }
-
-    func finish() {
-        continuation.finish()
-    }
-
-    /// Whether `a` and `b` are stored as the same bytes: equal, and equal in their JSON.
+    /// Counts a new stream of `key` in its channel, made if it is the first of its type.
     ///
-    /// `==` alone is not enough: `0.0 == -0.0`, yet the store holds one or the other, and the stream's last
-    /// value must be what the store holds.
-    private static func isStoredIdentically(_ a: T?, _ b: T?) -> Bool {
-        guard a == b else { return false }
-        guard let a, let b else { return true }
-        return (try? JSONCodec.encode(a)) == (try? JSONCodec.encode(b))
+    /// Returns the channel, the stream's number and the current version. The stream is counted here, under the
+    /// registry's lock, so its channel cannot leave the registry between this call and the stream joining it.
+    mutating func addStream<T: Codable & Sendable & Equatable>(
+        of key: KVKey<T>
+    ) -> (channel: KeyChannel<T>, id: Int, version: UInt64) {
+        lastStreamID += 1
+        // The new stream's read comes after every change numbered so far, and after changes made to the wrapped
+        // store directly, which have no number: it is newer than anything the channel has applied.
+        version += 1
+        var entries = channels[key.key, default: []]
+        let channel: KeyChannel<T>
+        if let index = entries.firstIndex(where: { $0.channel is KeyChannel<T> }),
+            let existing = entries[index].channel as? KeyChannel<T>
+        {
+            entries[index].streams += 1
+            channel = existing
+        } else {
+            channel = KeyChannel(key: key)
+            entries.append(Entry(channel: channel, streams: 1))
+        }
+        channels[key.key] = entries
+        return (channel, lastStreamID, version)
+    }
+
+    /// Uncounts a stream of `channel`, and removes the channel when it was its last.
+    mutating func removeStream(of channel: any AnyKeyChannel, forKey key: String) {
+        guard var entries = channels[key], let index = entries.firstIndex(where: { $0.channel === channel }) else {
+            return
+        }
+        entries[index].streams -= 1
+        if entries[index].streams == 0 { entries.remove(at: index) }
+        channels[key] = entries.isEmpty ? nil : entries
     }
 }

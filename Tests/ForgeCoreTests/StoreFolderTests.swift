@@ -5,6 +5,13 @@ import Testing
 @testable import ForgeCore
 
 struct StoreFolderTests {
+    /// Options that open paths beneath the folder in one call where the system can, or one name at a time.
+    private static func options(opensPathsInOneCall: Bool) -> StoreFolder.Options {
+        var options = StoreFolder.Options()
+        options.opensPathsInOneCall = opensPathsInOneCall
+        return options
+    }
+
     /// A store folder inside a fresh temporary folder, and that temporary folder's path.
     private func withFolder(
         options: StoreFolder.Options = StoreFolder.Options(),
@@ -15,8 +22,10 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aWriteReplacesTheFileCreatesItsFoldersAndLeavesNoTemporaryFile() async throws {
-        try await withFolder { folder, _ in
+    @Test(arguments: [true, false]) func aWriteReplacesTheFileCreatesItsFoldersAndLeavesNoTemporaryFile(
+        opensPathsInOneCall: Bool
+    ) async throws {
+        try await withFolder(options: Self.options(opensPathsInOneCall: opensPathsInOneCall)) { folder, _ in
             try folder.write(Data("old".utf8), as: "file.bin", in: ["nested", "deeper"])
             try folder.write(Data("new".utf8), as: "file.bin", in: ["nested", "deeper"])
             #expect(try folder.read("file.bin", in: ["nested", "deeper"]) == Data("new".utf8))
@@ -71,8 +80,10 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func readingAMissingFileIsNotFoundAndNamesThePath() async throws {
-        try await withFolder { folder, _ in
+    @Test(arguments: [true, false]) func readingAMissingFileIsNotFoundAndNamesThePath(opensPathsInOneCall: Bool)
+        async throws
+    {
+        try await withFolder(options: Self.options(opensPathsInOneCall: opensPathsInOneCall)) { folder, _ in
             try folder.write(Data(), as: "present")
             for folders in [[], ["sub"]] as [ArraySlice<String>] {
                 let error = #expect(throws: FileSystemError.self) { try folder.read("none", in: folders) }
@@ -83,8 +94,10 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aFileOnTheWayFailsAsNotAFolderAndAFolderAsNotAFile() async throws {
-        try await withFolder { folder, _ in
+    @Test(arguments: [true, false]) func aFileOnTheWayFailsAsNotAFolderAndAFolderAsNotAFile(opensPathsInOneCall: Bool)
+        async throws
+    {
+        try await withFolder(options: Self.options(opensPathsInOneCall: opensPathsInOneCall)) { folder, _ in
             try folder.write(Data("x".utf8), as: "file")
             let underFile = #expect(throws: FileSystemError.self) {
                 try folder.write(Data("y".utf8), as: "child", in: ["file"])
@@ -98,8 +111,10 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func linksInsideAreNeverFollowedAndAreRemovedOnlyWhenAllowed() async throws {
-        try await withFolder { folder, base in
+    @Test(arguments: [true, false]) func linksInsideAreNeverFollowedAndAreRemovedOnlyWhenAllowed(
+        opensPathsInOneCall: Bool
+    ) async throws {
+        try await withFolder(options: Self.options(opensPathsInOneCall: opensPathsInOneCall)) { folder, base in
             try ForeignFiles.write(Data("outside".utf8), toPath: base + "/outside/file")
             try folder.write(Data(), as: "placeholder")
             try FileManager.default.createSymbolicLink(
@@ -125,8 +140,55 @@ struct StoreFolderTests {
         }
     }
 
-    @Test func aRemovalRemovesTheFoldersItLeavesEmpty() async throws {
-        try await withFolder { folder, _ in
+    @Test func aPathOpensInOneCallWhereTheKernelCanAndALinkAnywhereOnTheWayIsRefused() async throws {
+        try await withFolder { folder, base in
+            try folder.write(Data("deep".utf8), as: "f.bin", in: ["a", "b", "c"])
+            try ForeignFiles.write(Data("outside".utf8), toPath: base + "/outside/c/f.bin")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.path + "/l",
+                withDestinationPath: base + "/outside"
+            )
+            let root = try Descriptor(opening: folder.path, .folder)
+            let names = ["a", "b", "c", "f.bin"].map { EntryName($0) }
+            #if os(Linux)
+            // `openat2` came with Linux 5.6; before it the stores walk, and nil says so.
+            let version = ProcessInfo.processInfo.operatingSystemVersion
+            guard (version.majorVersion, version.minorVersion) >= (5, 6) else {
+                #expect(try root.openBeneath(names, .read) == nil)
+                return
+            }
+            #endif
+            let file = try #require(try root.openBeneath(names, .read))
+            #expect(try file.readAll() == Data("deep".utf8))
+            for linked in [["l", "c", "f.bin"], ["l"]] {
+                let error = #expect(throws: FileSystemError.self) {
+                    try root.openBeneath(linked.map { EntryName($0) }, .read)
+                }
+                #expect(error?.isSymbolicLink == true)
+                let whole = #expect(throws: FileSystemError.self) {
+                    try Descriptor.openPath(folder.path, then: linked, .read, followsNoLink: true)
+                }
+                #expect(whole?.isSymbolicLink == true)
+            }
+            let whole = try #require(
+                try Descriptor.openPath(folder.path, then: ["a", "b", "c", "f.bin"], .read, followsNoLink: true)
+            )
+            #expect(try whole.readAll() == Data("deep".utf8))
+            // Unlike a path beneath the store folder's descriptor, a whole path refuses a link on the folder's own
+            // path too: the store then opens the folder by its path, and the rest beneath it.
+            try FileManager.default.createSymbolicLink(atPath: base + "/linked", withDestinationPath: folder.path)
+            let linkedBase = #expect(throws: FileSystemError.self) {
+                try Descriptor.openPath(base + "/linked", then: ["a", "b", "c", "f.bin"], .read, followsNoLink: true)
+            }
+            #expect(linkedBase?.isSymbolicLink == true)
+            let throughLink = StoreFolder(path: base + "/linked")
+            #expect(try throughLink.read("f.bin", in: ["a", "b", "c"]) == Data("deep".utf8))
+        }
+    }
+
+    @Test(arguments: [true, false]) func aRemovalRemovesTheFoldersItLeavesEmpty(opensPathsInOneCall: Bool) async throws
+    {
+        try await withFolder(options: Self.options(opensPathsInOneCall: opensPathsInOneCall)) { folder, _ in
             try folder.write(Data("a".utf8), as: "a", in: ["x", "y"])
             try folder.write(Data("b".utf8), as: "b", in: ["x"])
             try folder.remove("a", in: ["x", "y"])

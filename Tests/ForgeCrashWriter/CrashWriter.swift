@@ -1,3 +1,4 @@
+import ForgeCore
 import ForgeCrypt
 import ForgeFileStore
 import ForgeKVStore
@@ -33,6 +34,8 @@ enum CrashWriter {
         do {
             if arguments[2] == "open" {
                 _ = try Stores(in: folder)
+                // The stores sweep leftovers in the background; a start that runs long enough lets them finish.
+                StoreFolder.waitForLeftoverSweeps()
             } else if let firstGeneration = Int(arguments[2]) {
                 try await run(in: folder, from: firstGeneration)
             } else {

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Usage: `ForgeCrashWriter defaults <suite> set|get|remove|removeAll <key> [int|string|date] [value]`. The suite
 /// `-` means the standard defaults. `get` prints the value (a date as its seconds since 2001) or `nil`. The
-/// process exits normally after the call, without calling `synchronize()`. `count <key> int <n>` sets the key to
+/// process exits normally after the call, without calling `flush()` or `synchronize()`: what it set reaches the
+/// property list through the store's flush behind or its exit handler. `count <key> int <n>` sets the key to
 /// 1, 2, … n in turn, for the tests of processes that write at the same time.
 enum DefaultsCommand {
     /// The value types the command line can name.

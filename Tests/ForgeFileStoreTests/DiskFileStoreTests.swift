@@ -1,7 +1,9 @@
-import ForgeFileStore
+import ForgeCore
 import ForgeTestSupport
 import Foundation
 import Testing
+
+@testable import ForgeFileStore
 
 /// What only the disk store has: files on disk, persistence, namespaces, links planted in its folder,
 /// and leftovers of crashed processes.
@@ -59,8 +61,10 @@ struct DiskFileStoreTests {
 
     // MARK: Symbolic links
 
-    @Test func aLinkedFolderInsideTheNamespaceLeadsNowhere() async throws {
-        try await withLinkedOutside { store, outside in
+    @Test(arguments: [true, false]) func aLinkedFolderInsideTheNamespaceLeadsNowhere(opensPathsInOneCall: Bool)
+        async throws
+    {
+        try await withLinkedOutside(opensPathsInOneCall: opensPathsInOneCall) { store, outside in
             await #expect(throws: FileStoreError.readFailed(path: "evil/secret.txt", reason: .symbolicLink)) {
                 try await store.load("evil/secret.txt")
             }
@@ -82,8 +86,8 @@ struct DiskFileStoreTests {
         }
     }
 
-    @Test func aLinkedFolderDeeperInsideLeadsNowhere() async throws {
-        try await withLinkedOutside { store, outside in
+    @Test(arguments: [true, false]) func aLinkedFolderDeeperInsideLeadsNowhere(opensPathsInOneCall: Bool) async throws {
+        try await withLinkedOutside(opensPathsInOneCall: opensPathsInOneCall) { store, outside in
             try await store.save(Data("x".utf8), to: "a/real.txt")
             try self.fileManager.createSymbolicLink(
                 at: store.folderURL.appendingPathComponent("a/b"),
@@ -99,8 +103,10 @@ struct DiskFileStoreTests {
         }
     }
 
-    @Test func aLinkedFileIsNeitherReadNorWrittenThrough() async throws {
-        try await withLinkedOutside { store, outside in
+    @Test(arguments: [true, false]) func aLinkedFileIsNeitherReadNorWrittenThrough(opensPathsInOneCall: Bool)
+        async throws
+    {
+        try await withLinkedOutside(opensPathsInOneCall: opensPathsInOneCall) { store, outside in
             let secret = outside.appendingPathComponent("secret.txt")
             await #expect(throws: FileStoreError.readFailed(path: "link.txt", reason: .symbolicLink)) {
                 try await store.load("link.txt")
@@ -132,14 +138,22 @@ struct DiskFileStoreTests {
     }
 
     /// A store whose folder holds `evil` (a link to a folder outside holding `secret.txt`) and `link.txt`
-    /// (a link to that file).
-    private func withLinkedOutside(_ body: (DiskFileStore, URL) async throws -> Void) async throws {
+    /// (a link to that file); it opens paths in one call, or one name at a time.
+    private func withLinkedOutside(
+        opensPathsInOneCall: Bool = true,
+        _ body: (DiskFileStore, URL) async throws -> Void
+    ) async throws {
         try await withTemporaryFolder { base in
             let outside = base.appendingPathComponent("outside", isDirectory: true)
             try fileManager.createDirectory(at: outside, withIntermediateDirectories: true)
             let secret = outside.appendingPathComponent("secret.txt")
             try Data("secret".utf8).write(to: secret)
-            let store = DiskFileStore(directory: .custom(base), namespace: "store")
+            let store = DiskFileStore(
+                directory: .custom(base),
+                namespace: "store",
+                fileProtection: .none,
+                durability: .atomic
+            ) { $0.opensPathsInOneCall = opensPathsInOneCall }
             try fileManager.createDirectory(at: store.folderURL, withIntermediateDirectories: true)
             try fileManager.createSymbolicLink(
                 at: store.folderURL.appendingPathComponent("evil"),
@@ -174,6 +188,7 @@ struct DiskFileStoreTests {
             try Data("old".utf8).write(to: trash.appendingPathComponent("old.txt"))
 
             let store = DiskFileStore(directory: .custom(base), namespace: "app")
+            await StoreFolder.leftoverSweepsFinished()
 
             #expect(try fileManager.contentsOfDirectory(atPath: folder.path) == ["docs"])
             #expect(

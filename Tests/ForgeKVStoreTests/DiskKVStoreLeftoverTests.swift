@@ -25,11 +25,38 @@ struct DiskKVStoreLeftoverTests {
             }
 
             let reopened = DiskKVStore(directory: .custom(base), namespace: "settings")
+            await StoreFolder.leftoverSweepsFinished()
 
             #expect(!FileManager.default.fileExists(atPath: trash.path))
             #expect(FileManager.default.fileExists(atPath: running.path))
             #expect(FileManager.default.fileExists(atPath: other.path))
             #expect(reopened.get(KVKey<Int>("kept")) == 1)
+        }
+    }
+
+    @Test func theFirstStoreAnswersBeforeItsSweepHasRun() async throws {
+        try await withTemporaryFolder { base in
+            try Self.writeKeptValue(in: base)
+            let orphan = base.appendingPathComponent(
+                "settings/.kept.json\(TemporaryName.marker)\(Self.deadProcessID)-x"
+            )
+            try Data("{\"torn".utf8).write(to: orphan)
+
+            // With the sweeps held back, the new store reads, writes and lists as if the orphan were not there.
+            StoreFolder.sweeps.suspend()
+            var resumed = false
+            defer { if !resumed { StoreFolder.sweeps.resume() } }
+            let store = DiskKVStore(directory: .custom(base), namespace: "settings")
+            #expect(store.get(KVKey<Int>("kept")) == 1)
+            try store.set(KVKey<Int>("new"), value: 2)
+            #expect(store.storedKeys() == ["kept", "new"])
+            #expect(FileManager.default.fileExists(atPath: orphan.path))
+            StoreFolder.sweeps.resume()
+            resumed = true
+
+            await StoreFolder.leftoverSweepsFinished()
+            #expect(!FileManager.default.fileExists(atPath: orphan.path))
+            #expect(store.get(KVKey<Int>("new")) == 2)
         }
     }
 
@@ -43,6 +70,7 @@ struct DiskKVStoreLeftoverTests {
             try Data("{\"torn".utf8).write(to: orphan)
 
             let reopened = DiskKVStore(directory: .custom(base), namespace: "settings")
+            await StoreFolder.leftoverSweepsFinished()
 
             #expect(!FileManager.default.fileExists(atPath: orphan.path))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["kept.json"])

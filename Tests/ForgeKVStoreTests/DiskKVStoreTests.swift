@@ -214,6 +214,7 @@ struct DiskKVStoreTests {
             try Data("2".utf8).write(to: trash.appendingPathComponent("old.json"))
 
             let store = DiskKVStore(directory: .custom(folder), namespace: "orphans")
+            await StoreFolder.leftoverSweepsFinished()
             #expect(!FileManager.default.fileExists(atPath: orphan.path))
             #expect(!FileManager.default.fileExists(atPath: trash.path))
             #expect(FileManager.default.fileExists(atPath: live.path))

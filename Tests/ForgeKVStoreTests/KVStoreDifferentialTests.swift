@@ -115,6 +115,7 @@ private enum Operation: CustomStringConvertible {
         case .writeFailed: "writeFailed"
         case .removeFailed: "removeFailed"
         case .removeAllFailed: "removeAllFailed"
+        case .flushFailed: "flushFailed"
         }
     }
 

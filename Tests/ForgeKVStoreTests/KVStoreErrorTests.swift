@@ -14,6 +14,10 @@ struct KVStoreErrorTests {
             ),
             (.removeFailed(key: "a.b", underlying: "denied"), "Could not remove the value for key 'a.b': denied"),
             (.removeAllFailed(underlying: "busy"), "Could not remove all values: busy"),
+            (
+                .flushFailed(domain: "group.app", underlying: .isFolder),
+                "Could not write the values of the defaults domain 'group.app' to its property list: it is a folder, not a file"
+            ),
         ]
         for (error, text) in cases {
             #expect(error.errorDescription == text)
@@ -21,6 +25,7 @@ struct KVStoreErrorTests {
         }
         #expect(KVStoreError.writeFailed(key: "k", underlying: "").key == "k")
         #expect(KVStoreError.removeAllFailed(underlying: "").key == nil)
+        #expect(KVStoreError.flushFailed(domain: "group.app", underlying: "").key == nil)
         #expect(
             KVStoreError.writeFailed(key: "a.b", underlying: .outOfSpace).description
                 == "Could not write the value for key 'a.b': there is no space left on the volume"
@@ -31,6 +36,7 @@ struct KVStoreErrorTests {
         #expect(KVStoreError.writeFailed(key: "k", underlying: .outOfSpace).reason == .outOfSpace)
         #expect(KVStoreError.removeFailed(key: "k", underlying: .permissionDenied).reason == .permissionDenied)
         #expect(KVStoreError.removeAllFailed(underlying: .readOnlyVolume).reason == .readOnlyVolume)
+        #expect(KVStoreError.flushFailed(domain: "d", underlying: .outOfSpace).reason == .outOfSpace)
         #expect(KVStoreError.writeFailed(key: "k", underlying: "busy").reason == .other("busy"))
         #expect(KVStoreError.encodingFailed(key: "k", underlying: "nan").reason == nil)
     }

@@ -1,3 +1,4 @@
+import ForgeStorageTesting
 import ForgeTestSupport
 import Foundation
 import Testing
@@ -17,6 +18,20 @@ struct ReactiveKVStoreTests {
         #expect(await values.next() == .some(10))
         try reactive.set(key, value: 20)
         #expect(await values.next() == .some(20))
+    }
+
+    @Test func aLaterStreamStartsFromWhatTheStoreHoldsAfterAWriteAroundTheWrapper() async throws {
+        let base = InMemoryKVStore()
+        let reactive = ReactiveKVStore(base)
+        var first = reactive.stream(key).makeAsyncIterator()
+        #expect(await first.next() == .some(nil))
+        // Written to the wrapped store directly, as another instance or process would: the wrapper cannot see it,
+        // but a stream made afterwards reads it.
+        try base.set(key, value: 5)
+        var second = reactive.stream(key).makeAsyncIterator()
+        #expect(await second.next() == .some(5))
+        try reactive.set(key, value: 6)
+        #expect(await second.next() == .some(6))
     }
 
     @Test func streamOfAnUnsetKeyStartsWithNil() async throws {
@@ -205,5 +220,71 @@ extension ReactiveKVStoreTests {
         #expect(negativeZero == 0 && negativeZero?.sign == .minus, "the last value is what the store holds")
         #expect(await values.next() == .some(1.0), "a repeated -0.0 is skipped")
         #expect(base.get(offset) == 1.0)
+    }
+}
+
+extension ReactiveKVStoreTests {
+    @Test func aChangeIsReadOncePerObservedTypeAndNotForOtherKeys() async throws {
+        let log = OperationLog()
+        let reactive = ReactiveKVStore(InMemoryKVStore(log: log))
+        var counts = (0..<100).map { _ in reactive.stream(key).makeAsyncIterator() }
+        var asDouble = reactive.stream(KVKey<Double>(key.key)).makeAsyncIterator()
+        var others = (0..<100).map { _ in reactive.stream(KVKey<Int>("other")).makeAsyncIterator() }
+
+        log.removeAll()
+        try reactive.set(key, value: 3)
+        #expect(log.entries(.read).map(\.target) == [key.key, key.key], "one read per type, not one per stream")
+
+        log.removeAll()
+        try reactive.set(KVKey<Int>("unobserved"), value: 1)
+        #expect(log.entries(.read).isEmpty, "a key nobody observes is not read")
+
+        for index in counts.indices {
+            #expect(await counts[index].next() == .some(nil))
+            #expect(await counts[index].next() == .some(3))
+        }
+        #expect(await asDouble.next() == .some(nil))
+        #expect(await asDouble.next() == .some(3.0))
+        for index in others.indices { #expect(await others[index].next() == .some(nil)) }
+    }
+
+    @Test func aLaterStreamStartsFromTheCurrentValueAndFollowsTheEarlierOnes() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let first = reactive.stream(key)
+        try reactive.set(key, value: 1)
+        let second = reactive.stream(key)
+        try reactive.set(key, value: 1)
+        try reactive.set(key, value: 2)
+        try reactive.remove(key)
+
+        #expect(await Array(first.prefix(4)) == [nil, 1, 2, nil])
+        #expect(await Array(second.prefix(3)) == [1, 2, nil])
+    }
+
+    @Test func streamsMadeDuringWritesRepeatNoValueAndEndOnTheStoredValue() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let streams = await withTaskGroup(of: [AsyncStream<Int?>].self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for round in 0..<200 { try? reactive.set(key, value: task * 1_000 + round) }
+                    return []
+                }
+            }
+            group.addTask {
+                (0..<50).map { _ in reactive.stream(key) }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        let sentinel = -1
+        try reactive.set(key, value: sentinel)
+        for stream in streams {
+            var seen: [Int?] = []
+            for await value in stream {
+                seen.append(value)
+                if value == sentinel { break }
+            }
+            #expect(seen.last == .some(sentinel))
+            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 != $1 }, "no value twice in a row")
+        }
     }
 }

@@ -140,6 +140,117 @@ struct UserDefaultsKVStoreTests {
         #expect(defaults.object(forKey: "x") == nil)
     }
 
+    #if !canImport(Darwin)
+    /// The values in the suite's property list on disk, read without UserDefaults.
+    private func propertyList(of suite: String) -> [String: Any]? {
+        let url = URL(fileURLWithPath: DefaultsFileLock.preferencesFolder + "/\(suite).plist")
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    }
+
+    @Test func flushReturnsOnceTheValueIsInThePropertyList() throws {
+        try withSuite { store, _ in
+            try store.set(KVKey<Int>("count"), value: 42)
+            try store.flush()
+            #expect(propertyList(of: store.domainName)?["count"] as? Int == 42)
+            try store.remove(KVKey<Int>("count"))
+            try store.flush()
+            #expect(propertyList(of: store.domainName)?["count"] == nil)
+        }
+    }
+
+    @Test func aBurstOfSetsCostsFarFewerRewritesThanSets() throws {
+        try withSuite { store, _ in
+            let count = 1_000
+            for index in 0..<count { try store.set(KVKey<Int>("key\(index)"), value: index) }
+            try store.flush()
+            let rewrites = store.synchronizer.counts.rewrites
+            #expect(rewrites >= 1)
+            // Far fewer, not a figure: how many 10 ms flushes a burst spans depends on the machine's speed.
+            #expect(rewrites <= count / 2, "\(rewrites) rewrites for \(count) sets")
+            #expect(propertyList(of: store.domainName)?.count == count)
+            #expect(store.get(KVKey<Int>("key\(count - 1)")) == count - 1)
+        }
+    }
+
+    @Test func aFlushThatCannotWriteThrowsAndTheNextOneWritesWhatWasPending() throws {
+        try withSuite { store, _ in
+            // A folder where the property list belongs: UserDefaults can neither read nor write it.
+            let plist = DefaultsFileLock.preferencesFolder + "/\(store.domainName).plist"
+            try FileManager.default.createDirectory(atPath: plist, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: plist) }
+            try store.set(KVKey<Int>("count"), value: 7)
+            #expect(throws: KVStoreError.flushFailed(domain: store.domainName, underlying: .isFolder)) {
+                try store.flush()
+            }
+            #expect(store.get(KVKey<Int>("count")) == 7)
+
+            try FileManager.default.removeItem(atPath: plist)
+            try store.flush()
+            #expect(propertyList(of: store.domainName)?["count"] as? Int == 7)
+        }
+    }
+
+    @Test func aReadLoadsThePropertyListAgainOnlyWhenItChanged() throws {
+        try withSuite { store, _ in
+            try store.set(KVKey<Int>("count"), value: 1)
+            try store.flush()
+            #expect(store.get(KVKey<Int>("count")) == 1)
+            let reloads = store.synchronizer.counts.reloads
+            for _ in 0..<100 { #expect(store.get(KVKey<Int>("count")) == 1) }
+            #expect(store.synchronizer.counts.reloads == reloads)
+
+            // What plain UserDefaults code in another process does: it rewrites the file, without the stores' lock.
+            let changed: [String: Any] = ["count": 2, "other": "written elsewhere"]
+            let data = try PropertyListSerialization.data(fromPropertyList: changed, format: .xml, options: 0)
+            try data.write(to: URL(fileURLWithPath: DefaultsFileLock.preferencesFolder + "/\(store.domainName).plist"))
+            #expect(store.get(KVKey<Int>("count")) == 2)
+            #expect(store.get(KVKey<String>("other")) == "written elsewhere")
+            #expect(store.synchronizer.counts.reloads == reloads + 1)
+        }
+    }
+
+    @Test func aReloadKeepsTheChangesNotYetWritten() throws {
+        try withSuite { store, _ in
+            try store.set(KVKey<Int>("mine"), value: 1)
+            let theirs: [String: Any] = ["theirs": 2]
+            let data = try PropertyListSerialization.data(fromPropertyList: theirs, format: .xml, options: 0)
+            try data.write(to: URL(fileURLWithPath: DefaultsFileLock.preferencesFolder + "/\(store.domainName).plist"))
+            #expect(store.get(KVKey<Int>("theirs")) == 2)
+            #expect(store.get(KVKey<Int>("mine")) == 1)
+            try store.flush()
+            #expect(propertyList(of: store.domainName)?["mine"] as? Int == 1)
+            #expect(propertyList(of: store.domainName)?["theirs"] as? Int == 2)
+        }
+    }
+
+    @Test func removeAllOfALargeDomainRemovesItsPropertyListAndNothingElse() throws {
+        let otherSuite = "forge.tests.defaults.other.\(UUID().uuidString)"
+        let otherDefaults = try #require(UserDefaults(suiteName: otherSuite))
+        defer { otherDefaults.removePersistentDomain(forName: otherSuite) }
+        otherDefaults.set(1, forKey: "keep")
+        otherDefaults.synchronize()
+        try withSuite { store, defaults in
+            let count = 10_000
+            for index in 0..<count { try store.set(KVKey<Int>("key\(index)"), value: index) }
+            try store.flush()
+            #expect(propertyList(of: store.domainName)?.count == count)
+            // Set since the last flush: removed too.
+            try store.set(KVKey<Int>("late"), value: 1)
+            try store.removeAll()
+            #expect(propertyList(of: store.domainName) == nil)
+            #expect(!store.contains(KVKey<Int>("key0")))
+            #expect(!store.contains(KVKey<Int>("key\(count - 1)")))
+            #expect(!store.contains(KVKey<Int>("late")))
+            #expect(defaults.object(forKey: "key1") == nil)
+            try store.flush()
+            #expect(propertyList(of: store.domainName) == nil)
+        }
+        #expect(otherDefaults.integer(forKey: "keep") == 1)
+        #expect(propertyList(of: otherSuite)?["keep"] as? Int == 1)
+    }
+    #endif
+
     @Test func theStandardStoreUsesTheAppDomain() {
         let store = UserDefaultsKVStore()
         #expect(store.defaults === UserDefaults.standard)

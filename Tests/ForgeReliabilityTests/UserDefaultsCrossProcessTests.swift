@@ -3,8 +3,11 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// What one process sees of the values another process stored with `UserDefaultsKVStore`: each test runs the
-/// `ForgeCrashWriter defaults` child (see `DefaultsCommand`), which makes one store call and exits normally.
+/// What one process sees of the values another process stored with `UserDefaultsKVStore`.
+///
+/// Each test runs the `ForgeCrashWriter defaults` child (see `DefaultsCommand`), which makes one store call and exits
+/// normally, so what it set is written by the store's exit handler. This process, which goes on, calls `flush()`
+/// before a child reads what it set.
 struct UserDefaultsCrossProcessTests {
     /// Runs the child with `arguments` after `defaults`, and returns what it printed, trimmed.
     private func child(_ arguments: String...) async throws -> String {
@@ -41,9 +44,25 @@ struct UserDefaultsCrossProcessTests {
         try await withSuite { suite, store in
             let date = Date(timeIntervalSinceReferenceDate: 786_000_123.456789)
             try store.set(KVKey<Date>("mine"), value: date)
+            try store.flush()
             #expect(try await child(suite, "get", "mine", "date") == "786000123.456789")
             _ = try await child(suite, "set", "theirs", "date", "786000123.456789")
             #expect(store.get(KVKey<Date>("theirs")) == date)
+        }
+    }
+
+    @Test func settingBackTheValueThisProcessLastReadIsWrittenAfterAnotherProcessChangedIt() async throws {
+        try await withSuite { suite, store in
+            let key = KVKey<Int>("count")
+            try store.set(key, value: 1)
+            try store.flush()
+            #expect(store.get(key) == 1)
+            _ = try await child(suite, "set", "count", "int", "2")
+            // Equal to what this process last read, but not to the file: a change all the same.
+            try store.set(key, value: 1)
+            try store.flush()
+            #expect(try await child(suite, "get", "count", "int") == "1")
+            #expect(store.get(key) == 1)
         }
     }
 
@@ -57,10 +76,36 @@ struct UserDefaultsCrossProcessTests {
             _ = try await child(suite, "set", "shared", "string", "second")
             #expect(store.get(key) == "second")
             try store.set(key, value: "third")
+            try store.flush()
             #expect(try await child(suite, "get", "shared", "string") == "third")
             _ = try await child(suite, "remove", "shared", "string")
             #expect(store.get(key) == nil)
             #expect(!store.contains(key))
+        }
+    }
+
+    @Test func aFlushedValueIsReadByAnotherProcessWhileThisOneRuns() async throws {
+        try await withSuite { suite, store in
+            try store.set(KVKey<Int>("count"), value: 1)
+            try store.flush()
+            #expect(try await child(suite, "get", "count", "int") == "1")
+            try store.set(KVKey<Int>("count"), value: 2)
+            try store.flush()
+            #expect(try await child(suite, "get", "count", "int") == "2")
+        }
+    }
+
+    @Test func aReadSeesAnotherProcessRewriteTheFileToTheSameSize() async throws {
+        try await withSuite { suite, store in
+            // 1 and 2 make property lists of one size: only the stores' write count may tell them apart where the
+            // file system keeps modification times in coarse ticks.
+            _ = try await child(suite, "set", "count", "int", "1")
+            #expect(store.get(KVKey<Int>("count")) == 1)
+            _ = try await child(suite, "set", "count", "int", "2")
+            #expect(store.get(KVKey<Int>("count")) == 2)
+            _ = try await child(suite, "set", "count", "int", "3")
+            #expect(store.contains(KVKey<Int>("count")))
+            #expect(store.get(KVKey<Int>("count")) == 3)
         }
     }
 
@@ -79,6 +124,7 @@ struct UserDefaultsCrossProcessTests {
         let store = UserDefaultsKVStore()
         let key = KVKey<Int>("forge.tests.standard.\(UUID().uuidString)")
         try store.set(key, value: 1)
+        try store.flush()
         #expect(try await child(store.domainName, "get", key.key, "int") == "1")
         try store.removeAll()
         #expect(try await child(store.domainName, "get", key.key, "int") == "nil")

@@ -55,6 +55,48 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: 1 KiB files in sub-folders, one and four folders deep.
+    // The limit opens the same path from the same base folder: the store refuses links on the way in the same one
+    // `open` (`openat2` on Linux), so it pays only for opening its own folder first.
+
+    for (label, path) in [("depth1", "avatars/current.bin"), ("depth4", "nested/a/b/c/f.bin")] {
+        let data = Data(repeating: 0xA5, count: 1 << 10)
+        let limitPath = folder.path + "/limit/" + path
+        let peerURL = folder.appendingPathComponent("peer/" + path)
+        var nested = Benchmark.Configuration.forge(scaling: .kilo)
+        nested.setup = {
+            try await store.save(data, to: path)
+            for url in [URL(fileURLWithPath: limitPath), peerURL] {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
+            }
+            Limit.writeAtomically(data, toPath: limitPath)
+            try data.write(to: peerURL, options: .atomic)
+        }
+        Benchmark("file.load.1KiB.\(label):ours", configuration: nested) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try await store.load(path)) }
+        }
+        Benchmark("file.load.1KiB.\(label):limit", configuration: nested) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Limit.readFile(atPath: limitPath)) }
+        }
+        Benchmark("file.load.1KiB.\(label):Data.contentsOf", configuration: nested) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try Data(contentsOf: peerURL)) }
+        }
+        var save = nested
+        save.scalingFactor = .one
+        Benchmark("file.save.1KiB.\(label):ours", configuration: save) { benchmark in
+            for _ in benchmark.scaledIterations { try await store.save(data, to: path) }
+        }
+        Benchmark("file.save.1KiB.\(label):limit", configuration: save) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Limit.writeAtomically(data, toPath: limitPath)) }
+        }
+        Benchmark("file.save.1KiB.\(label):Data.atomic", configuration: save) { benchmark in
+            for _ in benchmark.scaledIterations { try data.write(to: peerURL, options: .atomic) }
+        }
+    }
+
     // MARK: A flushed 1 KiB save: it survives a power loss.
     // Beside the flushed limit (the file flushed, renamed, then its folder flushed). `Data.write(options: .atomic)`
     // does not flush, so it is no peer at this durability and is left out.

@@ -33,10 +33,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // MARK: Defaults: UserDefaultsKVStore beside UserDefaults, alone and with `synchronize()`.
-    // On Linux the store writes each change through to the plist (`synchronize()` after `set`) and rereads the plist
-    // before each read (`synchronize()` before `object(forKey:)`), so the `.synchronize` peers do what it does with
-    // plain UserDefaults; plain `set` and `integer(forKey:)` only touch memory there. The file I/O makes this group
-    // use the disk configuration.
+    // On Linux the store changes UserDefaults' memory and writes the plist behind, once for a burst of sets (what a
+    // `set` costs here is the change in memory under the stores' file lock; the rewrite runs on another thread), and
+    // before a read it compares the plist's `stat` with what it last saw, rereading the plist (a `synchronize()`)
+    // only when another process changed it. Plain `set` and `integer(forKey:)` only touch memory there; the
+    // `.synchronize` peers write or reread the plist every time. The file I/O makes this group use the disk
+    // configuration.
 
     let suite = UserDefaults(suiteName: "forge-storage-benchmarks") ?? .standard
     let defaults = UserDefaultsKVStore(defaults: suite, domainName: "forge-storage-benchmarks")
@@ -67,6 +69,14 @@ let benchmarks: @Sendable () -> Void = {
             suite.synchronize()
         }
     }
+
+    // MARK: Defaults at scale: the same store on suites of 100 and 10,000 keys (DefaultsScaleBenchmarks.swift).
+
+    defaultsScaleBenchmarks()
+
+    // MARK: The first open of a store of 100,000 keys beside a later one (FirstOpenBenchmarks.swift).
+
+    firstOpenBenchmarks()
 
     // MARK: Disk: DiskKVStore beside open/read/write/rename, Data(.atomic) and a SQLite table.
 
@@ -187,35 +197,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // MARK: Reactive: one set seen by 100 observers, beside a locked value and 100 continuations.
+    // MARK: Reactive: fan-out to many observers, in FanOutBenchmarks.swift.
 
-    let fanOut = Benchmark.Configuration.forge(scaling: .kilo, maxIterations: 200)
-    let observerCount = 100
-
-    Benchmark("kv.reactive.fanout100:ours", configuration: fanOut) { benchmark in
-        let reactive = ReactiveKVStore(InMemoryKVStore())
-        let valueKey = KVKey<Int>("value")
-        var iterators = (0..<observerCount).map { _ in reactive.stream(valueKey).makeAsyncIterator() }
-        for index in iterators.indices { _ = await iterators[index].next() }
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations {
-            try reactive.set(valueKey, value: value)
-            for index in iterators.indices { blackHole(await iterators[index].next()) }
-        }
-        benchmark.stopMeasurement()
-    }
-    Benchmark("kv.reactive.fanout100:limit", configuration: fanOut) { benchmark in
-        let value = LockedDictionary<Int>()
-        let streams = (0..<observerCount).map { _ in AsyncStream<Int?>.makeStream(bufferingPolicy: .unbounded) }
-        var iterators = streams.map { $0.stream.makeAsyncIterator() }
-        benchmark.startMeasurement()
-        for number in benchmark.scaledIterations {
-            value.set("value", number)
-            for stream in streams { stream.continuation.yield(number) }
-            for index in iterators.indices { blackHole(await iterators[index].next()) }
-        }
-        benchmark.stopMeasurement()
-    }
+    fanOutBenchmarks()
 }
 
 /// A key-value table in a WAL database with `synchronous = NORMAL`: no flush per commit, like the other stores.

@@ -1,3 +1,4 @@
+package import Dispatch
 internal import Foundation
 
 extension StoreFolder {
@@ -90,18 +91,38 @@ extension StoreFolder {
 // MARK: Leftovers
 
 extension StoreFolder {
-    /// The folders whose leftovers this process has already removed.
+    /// The folders whose leftovers this process has already removed, or is removing.
     private static let sweptFolders = LockedState<Set<String>>([])
 
-    /// Removes what crashed writers left in and beside the store folder, once per process.
+    /// The queue the sweeps run on, one after another, off the thread of the store that started them.
+    package static let sweeps = DispatchQueue(label: "ForgeStorage.leftover-sweeps", qos: .utility)
+
+    /// Starts removing, in the background, what crashed writers left in and beside the store folder; once per
+    /// folder and process.
     ///
     /// That is the temporary files of dead processes in the folder and beneath it (with the folders they leave
-    /// empty), and the hidden sibling a crashed ``removeAll()`` left. Later calls for the same folder in the same
-    /// process return at once, since a running process leaves no orphans of its own. A store created while the
-    /// first sweep still runs does not wait for it: the sweep removes only files that no store reads, lists or
-    /// writes, and a write whose new folder it removes as empty starts again.
+    /// empty), and the hidden sibling a crashed ``removeAll()`` left. The sweep reads every folder of the store, so it
+    /// stays off the path of the store's first call: leftovers are harmless meanwhile, as no store reads, lists or
+    /// counts a temporary name, and a write whose new folder the sweep removes as empty starts again. Later calls
+    /// for the same folder in the same process return at once, since a running process leaves no orphans of its own.
     package func removeLeftoversOnce() {
         guard Self.sweptFolders.withLock({ $0.insert(path).inserted }) else { return }
+        let folder = self
+        Self.sweeps.async { folder.removeLeftovers() }
+    }
+
+    /// Waits until every sweep started so far has finished: for a process about to exit, and for the tests.
+    package static func waitForLeftoverSweeps() {
+        sweeps.sync {}
+    }
+
+    /// ``waitForLeftoverSweeps()`` for a task, which it suspends instead of blocking its thread.
+    package static func leftoverSweepsFinished() async {
+        await withCheckedContinuation { finished in sweeps.async { finished.resume() } }
+    }
+
+    /// Removes what crashed writers left in and beside the store folder, now.
+    func removeLeftovers() {
         if let root = try? openRoot(creating: false) { Self.removeOrphans(in: root) }
         let parent = StoreFolder(path: (path as NSString).deletingLastPathComponent)
         parent.removeOrphanedTemporaries(of: (path as NSString).lastPathComponent)

@@ -5,8 +5,10 @@ package import Foundation
 /// Every disk store holds one: `DiskKVStore` (one file per key), `DiskFileStore` (files by relative path) and
 /// the vault (one file per item, beside its header). The folder itself is opened by its path, so a base folder
 /// that is a link (a symlinked home folder) is followed; everything beneath it is reached from the folder's
-/// descriptor one name at a time, never following a symbolic link. A link planted anywhere inside, as a file or
-/// as a folder on the way, fails the call with `ELOOP` instead of leading it outside.
+/// descriptor, never following a symbolic link: in one call where the kernel can refuse links on the whole way
+/// (`openat2` on Linux 5.6 and later, `O_NOFOLLOW_ANY` on Apple platforms), else one name at a time. A link
+/// planted anywhere inside, as a file or as a folder on the way, fails the call with `ELOOP` instead of leading it
+/// outside.
 ///
 /// Errors are ``FileSystemError``s whose codes say what stood in the way: `ENOENT` nothing, `ENOTDIR` a file
 /// where a folder was needed, `EISDIR` a folder where a file was needed, `ELOOP` a symbolic link, `EEXIST` a
@@ -30,6 +32,11 @@ package struct StoreFolder: Sendable {
         package var durability: Durability = .atomic
         /// When false, writes never create the store folder: a write into a missing folder fails with `ENOENT`.
         package var createsFolder = true
+        /// Whether a path beneath the folder is opened in one call, where the system can refuse links on the way.
+        ///
+        /// When false, or where the system cannot, it is opened one name at a time. Both refuse links alike: the
+        /// tests run the link checks both ways.
+        package var opensPathsInOneCall = true
 
         /// Files `0o644`, folders `0o755`, no protection, not flushed, the folder made on the first write.
         package init() {}
@@ -69,12 +76,29 @@ package struct StoreFolder: Sendable {
 extension StoreFolder {
     /// Reads the regular file `name` in the sub-folder `folders` (none: the store folder itself).
     package func read(_ name: String, in folders: ArraySlice<String> = []) throws(FileSystemError) -> Data {
-        if folders.isEmpty, let file = try? Descriptor(opening: path + "/" + name, .read, followsLink: false) {
+        if folders.isEmpty, let file = try? Descriptor.openPath(path, then: [name], .read, followsNoLink: false) {
             // A name right in the folder opens by its path, as the folder itself does, with the link check for
             // the name. A failure goes the long way below, which finds the reason.
             return try file.readAll()
         }
-        let folder = try openFolder(folders, creating: false)
+        if let file = try openInOneCall(folders + [name], .read, creating: false) { return try file.readAll() }
+        return try walkAndRead(name, in: folders)
+    }
+
+    /// Reads the regular file at `relative`, a checked path beneath the store folder.
+    ///
+    /// The whole path goes to the system as it is, split by it, so the names are split here only when it must walk.
+    package func read(at relative: RelativePath) throws(FileSystemError) -> Data {
+        if let file = try openInOneCall(CollectionOfOne(relative.string), .read, creating: false) {
+            return try file.readAll()
+        }
+        let names = relative.components
+        return try walkAndRead(names.last ?? "", in: names.dropLast())
+    }
+
+    /// Reads the file `name` in `folders`, reached one name at a time.
+    private func walkAndRead(_ name: String, in folders: ArraySlice<String>) throws(FileSystemError) -> Data {
+        let folder = try walk(to: folders, from: openRoot(creating: false), creating: false)
         return try folder.openEntry(storedName(of: name, in: folder), .read).readAll()
     }
 
@@ -186,10 +210,19 @@ extension StoreFolder {
         }
     }
 
-    /// Opens the sub-folder `folders` one name at a time, never following a link, creating missing folders when
-    /// `creating` is set.
+    /// Opens the sub-folder `folders`, never following a link: in one call where the system can, else one name at a
+    /// time, creating missing folders when `creating` is set.
     func openFolder(_ folders: ArraySlice<String>, creating: Bool) throws(FileSystemError) -> Descriptor {
-        var folder = try openRoot(creating: creating)
+        if let folder = try openInOneCall(folders, .folder, creating: creating) { return folder }
+        return try walk(to: folders, from: openRoot(creating: creating), creating: creating)
+    }
+
+    /// Opens the sub-folder `folders` of the open store folder `root` one name at a time, never following a link,
+    /// creating missing folders when `creating` is set.
+    func walk(to folders: ArraySlice<String>, from root: Descriptor, creating: Bool) throws(FileSystemError)
+        -> Descriptor
+    {
+        var folder = root
         for name in folders {
             let storedName = storedName(of: name, in: folder)
             do {
@@ -205,6 +238,35 @@ extension StoreFolder {
             }
         }
         return folder
+    }
+
+    /// Opens the path of `names` beneath the store folder in one call; nil when it is for the walk.
+    ///
+    /// When the store folder's own path has no link, the whole path opens in one call that refuses a link anywhere
+    /// on it; when it has one (a linked home folder), the store folder opens by its path and the names beneath it in
+    /// one call from its descriptor. The walk decides when the system has no such call and whenever the call
+    /// fails, as it creates missing folders, finds a name stored in its NFD spelling and names the obstacle; only
+    /// nothing at an ASCII path fails here, as the walk would fail too.
+    func openInOneCall(
+        _ names: some Collection<String>,
+        _ mode: Descriptor.Mode,
+        creating: Bool
+    ) throws(FileSystemError) -> Descriptor? {
+        guard options.opensPathsInOneCall, !names.isEmpty else { return nil }
+        do {
+            return try Descriptor.openPath(path, then: names, mode, followsNoLink: true)
+        } catch  where error.isMissing && !creating && names.allSatisfy(FileNameEncoding.isASCII) {
+            throw error
+        } catch {
+            // A link on the way, perhaps on the store folder's own path: try from the folder's descriptor.
+        }
+        do {
+            return try openRoot(creating: false).openBeneath(names.map { EntryName($0) }, mode)
+        } catch  where error.isMissing && !creating && names.allSatisfy(FileNameEncoding.isASCII) {
+            throw error
+        } catch {
+            return nil
+        }
     }
 
     /// Removes the folders at the end of `folders` that are empty, innermost first, and stops at the first that is

@@ -29,7 +29,7 @@ package enum TemporaryName {
     }
 
     /// Whether `name` has the form of a temporary name, of any process, running or not.
-    package static func isTemporary(_ name: String) -> Bool {
+    package static func isTemporary(_ name: some StringProtocol) -> Bool {
         name.hasPrefix(".") && name.contains(marker)
     }
 

@@ -11,8 +11,13 @@ internal import Foundation
 package struct RelativePath: Sendable, Hashable {
     /// The path in its canonical (NFC) spelling, names joined by `/`.
     package let string: String
+
     /// The names of the path, outermost first; empty only for the root folder.
-    package let components: [String]
+    ///
+    /// Split when asked: a store that opens the whole path in one call never needs them.
+    package var components: [String] {
+        string.isEmpty ? [] : Self.names(of: string).map { String($0) }
+    }
 
     /// The longest path, in UTF-8 bytes, that is accepted: the shortest `PATH_MAX` of the supported systems.
     package static let maximumLength = 1024
@@ -76,7 +81,7 @@ package struct RelativePath: Sendable, Hashable {
     /// - Throws: the ``Violation`` that makes the path unusable.
     package init(validatingFolder path: String) throws(Violation) {
         if path.isEmpty {
-            self.init(string: "", components: [])
+            self.init(string: "")
             return
         }
         var trimmed = Substring(path)
@@ -90,29 +95,35 @@ package struct RelativePath: Sendable, Hashable {
         let canonical = FileNameEncoding.canonicalForm(of: path)
         let length = canonical.utf8.count
         if length > Self.maximumLength { throw .tooLong(byteCount: length) }
-        // Split on the scalar `/`, not on Characters: a `/` followed by a combining mark is one Character,
-        // yet it still separates two names on disk.
-        let names = canonical.unicodeScalars
-            .split(separator: "/", omittingEmptySubsequences: false)
-            .map { String($0) }
-        for name in names {
+        for name in Self.names(of: canonical) {
             if let violation = Self.violation(ofName: name) { throw violation }
         }
-        self.init(string: canonical, components: names)
+        self.init(string: canonical)
+    }
+
+    /// The names of `path`, split on the byte `/`.
+    ///
+    /// Not on Characters: a `/` followed by a combining mark is one Character, yet it still separates two names on
+    /// disk. In UTF-8 that byte is never part of another scalar.
+    private static func names(of path: String) -> [Substring] {
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// Why `name` cannot be part of a path, or nil when it can.
-    private static func violation(ofName name: String) -> Violation? {
-        if name.isEmpty { return .emptyName }
-        if name == "." || name == ".." { return .dotName(name) }
-        if name.utf8.count > maximumNameLength { return .nameTooLong(name) }
-        if TemporaryName.isTemporary(name) { return .reservedName(name) }
+    private static func violation(ofName name: Substring) -> Violation? {
+        // Compared as bytes: the names of every load pass here, and a name that starts with no dot is neither `.`,
+        // `..` nor a temporary name.
+        let bytes = name.utf8
+        if bytes.isEmpty { return .emptyName }
+        if bytes.count > maximumNameLength { return .nameTooLong(String(name)) }
+        guard bytes.first == UInt8(ascii: ".") else { return nil }
+        if bytes.count <= 2 && bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { return .dotName(String(name)) }
+        if TemporaryName.isTemporary(name) { return .reservedName(String(name)) }
         return nil
     }
 
-    private init(string: String, components: [String]) {
+    private init(string: String) {
         self.string = string
-        self.components = components
     }
 
     /// Whether this is the store's own folder (the empty folder path).

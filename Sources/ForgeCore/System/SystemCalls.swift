@@ -10,10 +10,15 @@ internal import Darwin
 @preconcurrency internal import Android
 #endif
 
+#if !canImport(Darwin)
+internal import CForgeSystem
+#endif
+
 /// An open file or folder, which closes itself when the last reference to it goes; a folder's descriptor reaches
 /// the names inside it with the `…at` calls, never following a link the call names (that fails with `ELOOP`).
 ///
-/// This file holds every call the stores make to the C library, and every reading of `errno` and its mapping.
+/// This file holds every call the stores make to the C library and every reading of `errno`; `SystemCodes.swift`
+/// reads the codes and statuses they return.
 package final class Descriptor {
     /// The file descriptor; -1 once closed.
     private var fd: Int32
@@ -62,6 +67,75 @@ package final class Descriptor {
         guard fd >= 0 else { throw obstacle(.open, name) }
         return Descriptor(fd: fd, path: child(name))
     }
+
+    /// Opens the path of `names` beneath this folder in one call that follows no symbolic link on the way; nil
+    /// where the system has no such call, and the caller opens one name at a time.
+    ///
+    /// Linux 5.6 and later resolve the path with `openat2` (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`), Apple
+    /// platforms with `O_NOFOLLOW_ANY`: a link anywhere on the way fails with `ELOOP`, as the walk does.
+    package func openBeneath(_ names: [EntryName], _ mode: Mode) throws(FileSystemError) -> Descriptor? {
+        var path: [CChar] = []
+        for name in names {
+            if !path.isEmpty { path.append(CChar(UInt8(ascii: "/"))) }
+            path += name.systemName.dropLast()
+        }
+        path.append(0)
+        #if canImport(Darwin)
+        let fd = openat(self.fd, path, mode.flags.0 | O_NOFOLLOW | O_NOFOLLOW_ANY, mode.flags.1)
+        #else
+        guard Self.kernelOpensBeneath else { return nil }
+        let fd = forge_open_beneath(self.fd, path, mode.flags.0 | O_NOFOLLOW, UInt32(mode.flags.1))
+        #endif
+        let relativePath = names.map(\.string).joined(separator: "/")
+        guard fd >= 0 else { throw .current(.open, path: self.path + "/" + relativePath) }
+        return Descriptor(fd: fd, path: self.path + "/" + relativePath)
+    }
+
+    /// Opens the path of `names` after the folder path `base` in one call, never following a link as its last name;
+    /// with `followsNoLink`, no link anywhere on it, `base` included, and nil where the system has no such call.
+    ///
+    /// With `followsNoLink`, for a store folder with no link on its own path, this opens a path beneath it as
+    /// ``openBeneath(_:_:)`` does, without opening the folder first; a link anywhere on the path fails with `ELOOP`.
+    /// The path is built in one string, its room reserved: a load of a small file is mostly this call's own cost.
+    package static func openPath(
+        _ base: String,
+        then names: some Collection<String>,
+        _ mode: Mode,
+        followsNoLink: Bool
+    ) throws(FileSystemError) -> Descriptor? {
+        var systemPath = ""
+        systemPath.reserveCapacity(names.reduce(base.utf8.count + 1) { $0 + $1.utf8.count + 1 })
+        systemPath += base
+        for name in names {
+            systemPath += "/"
+            systemPath += name
+        }
+        let (flags, permissions) = (mode.flags.0 | O_NOFOLLOW, mode.flags.1)
+        #if !canImport(Darwin)
+        if followsNoLink && !kernelOpensBeneath { return nil }
+        #endif
+        let fd = systemPath.withCString { address -> Int32 in
+            guard followsNoLink else { return open(address, flags, permissions) }
+            #if canImport(Darwin)
+            return open(address, flags | O_NOFOLLOW_ANY, permissions)
+            #else
+            return forge_open_without_links(address, flags, UInt32(permissions))
+            #endif
+        }
+        guard fd >= 0 else { throw .current(.open, path: systemPath) }
+        return Descriptor(fd: fd, path: systemPath)
+    }
+
+    #if !canImport(Darwin)
+    /// Whether this kernel has `openat2` (Linux 5.6 and later, and no sandbox refusing it), tried once.
+    private static let kernelOpensBeneath: Bool = {
+        // The root folder, which every process may open, unlike its working folder.
+        let fd = forge_open_without_links("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard fd >= 0 else { return false }
+        _ = closeDescriptor(fd)
+        return true
+    }()
+    #endif
 
     /// Closes the descriptor now, to hear what the system reports (a network volume may report a failed write only
     /// here); otherwise it closes when it goes away.
@@ -125,6 +199,30 @@ package final class Descriptor {
     /// Sets the permission bits of the open file or folder.
     package func setPermissions(_ permissions: UInt16) throws(FileSystemError) {
         guard fchmod(fd, mode_t(permissions)) == 0 else { throw .current(.setAttributes, path: path) }
+    }
+
+    /// The 8-byte little-endian counter at the start of the file; 0 while the file is shorter than that.
+    package func readCounter() throws(FileSystemError) -> UInt64 {
+        var bytes = [UInt8](repeating: 0, count: 8)
+        var result = 0
+        repeat {
+            // `pread` fills the buffer in place, so it takes the buffer's address.
+            result = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, 0) }
+        } while result < 0 && errno == EINTR
+        guard result >= 0 else { throw .current(.read, path: path) }
+        guard result == 8 else { return 0 }
+        return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Replaces the counter ``readCounter()`` reads with `value`.
+    package func writeCounter(_ value: UInt64) throws(FileSystemError) {
+        let bytes = (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        var result = 0
+        repeat {
+            // `pwrite` reads the bytes in place, so it takes their address.
+            result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, 8, 0) }
+        } while result < 0 && errno == EINTR
+        guard result == 8 else { throw .current(.write, path: path) }
     }
 
     /// Runs `body` while this process holds an exclusive advisory lock (`flock`) on the open file.
@@ -213,6 +311,33 @@ package final class Descriptor {
         }
     }
 
+    /// The version of the file at `path`, a link followed; nil when nothing is there.
+    package static func version(ofFileAt path: String) throws(FileSystemError) -> FileVersion? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw .current(.stat, path: path)
+        }
+        return FileVersion(info)
+    }
+
+    /// Why writing the file at `path` would fail; nil when nothing stands in the way.
+    ///
+    /// It is found without changing the file: the file is opened to append and closed again, and when it is missing,
+    /// its folder is checked for writing.
+    package static func problemWriting(toPath path: String) -> FileSystemError? {
+        let fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0 {
+            _ = closeDescriptor(fd)
+            return nil
+        }
+        let error = FileSystemError.current(.open, path: path)
+        guard error.isMissing else { return error }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder, W_OK | X_OK) != 0 else { return nil }
+        return .current(.open, path: folder)
+    }
+
     /// Whether no process has the id `pid` any more.
     package static func processIsGone(_ pid: Int32) -> Bool { kill(pid, 0) != 0 && errno == ESRCH }
 }
@@ -222,72 +347,6 @@ extension FileSystemError {
     fileprivate static func current(_ operation: Operation, path: @autoclosure () -> String) -> FileSystemError {
         let code = errno
         return FileSystemError(operation, path: path(), code: code)
-    }
-
-    /// No file or folder exists at the path (or a file stands where a folder on the way should be).
-    package var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
-    /// Nothing exists at the path, while the folders on the way do.
-    package var isMissing: Bool { code == ENOENT }
-    /// Something already exists at the path.
-    package var isAlreadyExists: Bool { code == EEXIST }
-    /// A symbolic link stands where it may not be followed.
-    package var isSymbolicLink: Bool { code == ELOOP || code == EMLINK }
-    /// A folder that had to be empty was not.
-    package var isNotEmpty: Bool { code == ENOTEMPTY || code == EEXIST }
-    /// The system's text for the error, for example "No space left on device".
-    package var message: String { String(cString: strerror(code)) }
-
-    /// The typed cause of the error, as the stores report it; ``description`` for a code it does not name.
-    package var reason: FailureReason {
-        switch code {
-        case ENOENT: .notFound
-        case ENOSPC, EDQUOT: .outOfSpace
-        case EROFS: .readOnlyVolume
-        case EACCES, EPERM: .permissionDenied
-        case EISDIR: .isFolder
-        case ENOTDIR: .parentIsFile
-        case ELOOP, EMLINK: .symbolicLink
-        case EIO: .ioError
-        default: .other(description)
-        }
-    }
-}
-
-extension InjectedFault {
-    /// The `errno` a disk call would have returned for this fault.
-    package var code: Int32 {
-        switch self {
-        case .outOfSpace: ENOSPC
-        case .permissionDenied: EACCES
-        case .deviceLocked: EPERM
-        case .corruptData, .error: EIO
-        }
-    }
-}
-
-extension FileStatus {
-    /// The kind, size, date and permissions in a file's `stat`.
-    fileprivate init(_ info: stat) {
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        let type = info.st_mode & S_IFMT
-        self.init(
-            kind: type == S_IFREG ? .file : type == S_IFDIR ? .folder : type == S_IFLNK ? .symbolicLink : .other,
-            size: Int(info.st_size),
-            modificationDate: Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9),
-            permissions: UInt16(truncatingIfNeeded: info.st_mode & 0o7777)
-        )
-    }
-}
-
-extension FileStatus.Kind {
-    /// The kind a folder listing reports (`d_type`); nil when the file system does not say.
-    fileprivate init?(listed type: Int32) {
-        guard type != DT_UNKNOWN else { return nil }
-        self = type == DT_REG ? .file : type == DT_DIR ? .folder : type == DT_LNK ? .symbolicLink : .other
     }
 }
 

@@ -70,8 +70,9 @@ public struct EncryptedFileCrypt: Sendable {
     /// Opens the vault in `{directory}/{namespace}/`, creating it when it does not exist.
     ///
     /// Opening reads or creates the master key (stretching a passphrase, which takes a moment), checks it
-    /// against the vault, secures the folder's permissions and removes temporary files left by crashed
-    /// writers. Open the store once and share it: it is a `Sendable` value.
+    /// against the vault and secures the folder's permissions; the first open in a process also starts removing, in
+    /// the background, temporary files left by crashed writers. Open the store once and share it: it is a
+    /// `Sendable` value.
     ///
     /// An open that fails changes nothing on disk: the master key is checked before the folder's
     /// permissions are corrected, and an existing vault is never given a new key file. A new vault whose
