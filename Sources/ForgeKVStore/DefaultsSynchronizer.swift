@@ -12,7 +12,7 @@ internal import Foundation
 /// - A change (``write(_:)``) goes into `UserDefaults`' memory at once, and schedules a flush ``flushDelay`` later on
 ///   a background queue, unless one is already waiting: that flush writes every change made until it starts, so a
 ///   burst of changes costs one rewrite. ``flush()`` writes now, and waits.
-/// - A read (``read(_:)``) compares the property list's `stat` and the stores' write count (``DefaultsFileLock``)
+/// - A read (``read(_:)``) compares the property list's `stat` and the stores' write count of the domain (``DefaultsFileLock``)
 ///   with what they were when this store last read or wrote the file, and only when either changed calls
 ///   `synchronize()`, which reloads the file and keeps the changes not yet written.
 /// - A process that exits normally (`exit` or a return from `main`) writes what is pending first: the first change
@@ -68,8 +68,11 @@ final class DefaultsSynchronizer: @unchecked Sendable {
     /// How long a flush behind that could not write waits before it tries again.
     static let retryDelay: DispatchTimeInterval = .seconds(1)
 
-    /// The queue every flush behind runs on.
-    private static let queue = DispatchQueue(label: "ForgeKVStore.UserDefaultsKVStore.flush")
+    /// The queue every flush behind runs on; tests suspend it to hold flushes back.
+    static let queue = DispatchQueue(label: "ForgeKVStore.UserDefaultsKVStore.flush")
+
+    /// The domains this process's stores have changed, whose writes the `atexit` handler counts.
+    private static let changedDomains = LockedState(Set<String>())
 
     /// Registers, once per process, the `atexit` handler that writes what the stores have not written yet.
     private static let exitFlush: Void = {
@@ -83,7 +86,7 @@ final class DefaultsSynchronizer: @unchecked Sendable {
     /// The domain's property list.
     private let plistPath: String
     /// The lock every process's stores hold around the file.
-    private let fileLock = DefaultsFileLock()
+    private let fileLock: DefaultsFileLock
     /// The counts of changes and writes, what is known of the file, and the last failure.
     private let state = LockedState(State())
 
@@ -92,6 +95,7 @@ final class DefaultsSynchronizer: @unchecked Sendable {
         self.defaults = defaults
         self.domainName = domainName
         self.plistPath = DefaultsFileLock.preferencesFolder + "/\(domainName).plist"
+        self.fileLock = DefaultsFileLock(domainName: domainName)
     }
 
     /// The counts of rewrites and reloads so far.
@@ -132,6 +136,7 @@ final class DefaultsSynchronizer: @unchecked Sendable {
         }
         _ = Self.exitFlush
         if schedule {
+            Self.changedDomains.withLock { _ = $0.insert(domainName) }
             Self.queue.asyncAfter(deadline: .now() + Self.flushDelay) { self.flushBehind() }
         }
         #endif
@@ -260,9 +265,12 @@ final class DefaultsSynchronizer: @unchecked Sendable {
     ///
     /// `synchronize()` on any `UserDefaults` writes the pending changes of every domain the process holds.
     private static func flushAtExit() {
-        DefaultsFileLock()
+        let domains = changedDomains.withLock { $0 }
+        guard let anyDomain = domains.first else { return }
+        DefaultsFileLock(domainName: anyDomain)
             .withLock { held in
-                if UserDefaults.standard.synchronize() { held.countWrite() }
+                guard UserDefaults.standard.synchronize() else { return }
+                for domain in domains { held.countWrite(ofDomain: domain) }
             }
     }
 }

@@ -210,7 +210,30 @@ struct UserDefaultsKVStoreTests {
         }
     }
 
+    @Test func aFlushOfOneDomainDoesNotMakeTheStoresOfAnotherReadTheirFileAgain() throws {
+        try withSuite { writer, _ in
+            try withSuite { reader, _ in
+                // Two domains that share a counter slot would reload each other: that is allowed, so not tested here.
+                try #require(
+                    DefaultsFileLock.counterOffset(of: writer.domainName)
+                        != DefaultsFileLock.counterOffset(of: reader.domainName)
+                )
+                try reader.set(KVKey<Int>("count"), value: 1)
+                try reader.flush()
+                #expect(reader.get(KVKey<Int>("count")) == 1)
+                let reloads = reader.synchronizer.counts.reloads
+                try writer.set(KVKey<Int>("count"), value: 2)
+                try writer.flush()
+                #expect(reader.get(KVKey<Int>("count")) == 1)
+                #expect(reader.synchronizer.counts.reloads == reloads)
+            }
+        }
+    }
+
     @Test func aReloadKeepsTheChangesNotYetWritten() throws {
+        // Flushes behind wait, so that "mine" is still pending when the other process's file lands.
+        DefaultsSynchronizer.queue.suspend()
+        defer { DefaultsSynchronizer.queue.resume() }
         try withSuite { store, _ in
             try store.set(KVKey<Int>("mine"), value: 1)
             let theirs: [String: Any] = ["theirs": 2]

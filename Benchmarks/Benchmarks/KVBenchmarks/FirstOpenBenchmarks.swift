@@ -3,8 +3,9 @@ import BenchmarkSupport
 import ForgeKVStore
 import Foundation
 
-/// The first open of a `DiskKVStore` of 100,000 keys in a process (`ours`), then its first read, beside a later open and read (`limit`)
-/// of the same store: the first starts the sweep of crashed writers' leftovers, which must stay off this path.
+/// The first open of a `DiskKVStore` of 100,000 keys in a process (`ours`), then its first read, beside a later open
+/// and read (`limit`) of the same store: the first starts the sweep of crashed writers' leftovers, which must stay off
+/// this path.
 func firstOpenBenchmarks() {
     let key = KVKey<Profile>("key-0")
     let configuration = Benchmark.Configuration.forge(maxIterations: 100)

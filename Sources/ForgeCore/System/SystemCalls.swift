@@ -201,26 +201,26 @@ package final class Descriptor {
         guard fchmod(fd, mode_t(permissions)) == 0 else { throw .current(.setAttributes, path: path) }
     }
 
-    /// The 8-byte little-endian counter at the start of the file; 0 while the file is shorter than that.
-    package func readCounter() throws(FileSystemError) -> UInt64 {
+    /// The 8-byte little-endian counter at `offset` in the file; 0 while the file ends before it.
+    package func readCounter(at offset: Int) throws(FileSystemError) -> UInt64 {
         var bytes = [UInt8](repeating: 0, count: 8)
         var result = 0
         repeat {
             // `pread` fills the buffer in place, so it takes the buffer's address.
-            result = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, 0) }
+            result = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, off_t(offset)) }
         } while result < 0 && errno == EINTR
         guard result >= 0 else { throw .current(.read, path: path) }
         guard result == 8 else { return 0 }
         return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// Replaces the counter ``readCounter()`` reads with `value`.
-    package func writeCounter(_ value: UInt64) throws(FileSystemError) {
+    /// Replaces the counter ``readCounter(at:)`` reads at `offset` with `value`.
+    package func writeCounter(_ value: UInt64, at offset: Int) throws(FileSystemError) {
         let bytes = (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
         var result = 0
         repeat {
             // `pwrite` reads the bytes in place, so it takes their address.
-            result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, 8, 0) }
+            result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, 8, off_t(offset)) }
         } while result < 0 && errno == EINTR
         guard result == 8 else { throw .current(.write, path: path) }
     }
