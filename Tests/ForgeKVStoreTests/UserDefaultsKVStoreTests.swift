@@ -148,6 +148,24 @@ struct UserDefaultsKVStoreTests {
         return try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
     }
 
+    /// Writes `values` into `domain`'s property list as code in another process would, holding the stores' lock so
+    /// that no flush of this process runs meanwhile (a flush writes every domain the process holds): merged into
+    /// what the file holds when `merging`, else in place of it, and counted as a store's write when `counted`.
+    private func writeAsAnotherProcess(
+        _ values: [String: Any],
+        into domain: String,
+        merging: Bool,
+        counted: Bool
+    ) throws {
+        try DefaultsFileLock(domainName: domain)
+            .withLock { held in
+                let merged = (merging ? propertyList(of: domain) ?? [:] : [:]).merging(values) { $1 }
+                let data = try PropertyListSerialization.data(fromPropertyList: merged, format: .xml, options: 0)
+                try data.write(to: URL(fileURLWithPath: DefaultsFileLock.preferencesFolder + "/\(domain).plist"))
+                if counted { held.countWrite() }
+            }
+    }
+
     @Test func flushReturnsOnceTheValueIsInThePropertyList() throws {
         try withSuite { store, _ in
             try store.set(KVKey<Int>("count"), value: 42)
@@ -200,10 +218,9 @@ struct UserDefaultsKVStoreTests {
             for _ in 0..<100 { #expect(store.get(KVKey<Int>("count")) == 1) }
             #expect(store.synchronizer.counts.reloads == reloads)
 
-            // What plain UserDefaults code in another process does: it rewrites the file, without the stores' lock.
+            // What plain UserDefaults code in another process does: it rewrites the file, and counts nothing.
             let changed: [String: Any] = ["count": 2, "other": "written elsewhere"]
-            let data = try PropertyListSerialization.data(fromPropertyList: changed, format: .xml, options: 0)
-            try data.write(to: URL(fileURLWithPath: DefaultsFileLock.preferencesFolder + "/\(store.domainName).plist"))
+            try writeAsAnotherProcess(changed, into: store.domainName, merging: false, counted: false)
             #expect(store.get(KVKey<Int>("count")) == 2)
             #expect(store.get(KVKey<String>("other")) == "written elsewhere")
             #expect(store.synchronizer.counts.reloads == reloads + 1)
@@ -236,9 +253,8 @@ struct UserDefaultsKVStoreTests {
         defer { DefaultsSynchronizer.queue.resume() }
         try withSuite { store, _ in
             try store.set(KVKey<Int>("mine"), value: 1)
-            let theirs: [String: Any] = ["theirs": 2]
-            let data = try PropertyListSerialization.data(fromPropertyList: theirs, format: .xml, options: 0)
-            try data.write(to: URL(fileURLWithPath: DefaultsFileLock.preferencesFolder + "/\(store.domainName).plist"))
+            // A store in another process: it reads the file and adds its key.
+            try writeAsAnotherProcess(["theirs": 2], into: store.domainName, merging: true, counted: true)
             #expect(store.get(KVKey<Int>("theirs")) == 2)
             #expect(store.get(KVKey<Int>("mine")) == 1)
             try store.flush()
