@@ -78,20 +78,34 @@ enum DefaultsValueCoding {
         }
     }
 
-    /// The value `object` holds, read as a `T`, as the disk store would read it; nil when it cannot be a `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from object: Any) -> T? {
+    /// The value `object` holds, read as a `T`, as the disk store would read it.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` naming `key` when it cannot be a `T`.
+    static func decode<T: Decodable>(_ type: T.Type, from object: Any, key: String) throws(KVStoreError) -> T {
         let stored = classify(object)
-        switch stored {
-        case .boolean(let bool) where T.self == Bool.self: return bool as? T
-        case .integer(let integer) where T.self == Int.self: return Int(exactly: integer) as? T
-        case .floatingPoint(let double) where T.self == Double.self: return double as? T
-        case .string(let string) where T.self == String.self: return string as? T
-        case .date(let date) where T.self == Date.self: return date as? T
-        case .data(let data) where T.self == Data.self: return data as? T
-        default: break
+        let native: Any? =
+            switch stored {
+            case .boolean(let bool) where T.self == Bool.self: bool
+            case .integer(let integer) where T.self == Int.self: Int(exactly: integer)
+            case .floatingPoint(let double) where T.self == Double.self: double
+            case .string(let string) where T.self == String.self: string
+            case .date(let date) where T.self == Date.self: date
+            case .data(let data) where T.self == Data.self: data
+            default: nil
+            }
+        // `native` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.
+        if let native, let value = native as? T { return value }
+        guard let json = json(for: stored) else {
+            throw .decodingFailed(
+                key: key,
+                underlying: "the stored \(Swift.type(of: object)) is not a property-list value"
+            )
         }
-        guard let json = json(for: stored) else { return nil }
-        return try? JSONCodec.decode(T.self, from: json)
+        do {
+            return try JSONCodec.decode(T.self, from: json)
+        } catch {
+            throw .decodingFailed(key: key, underlying: String(describing: error))
+        }
     }
 
     /// Whether `data` is a JSON document (also a bare number, string, `true`, `false` or `null`).

@@ -4,13 +4,8 @@ internal import ForgeCore
 /// Reading a store without knowing its keys in advance, for tools that inspect a data folder (such as the
 /// `forge inspect` command of the examples) and for migrations.
 extension DiskKVStore {
-    /// The keys that have a value in this store, sorted.
-    ///
-    /// Each key is recovered from its file's name (the escape is reversible) or, for a key too long for a
-    /// file name, from the key written beside its value. Files that no key produces (a stray `notes.txt`, a
-    /// temporary file of a running write) and shortened-name files whose key cannot be read are skipped.
-    /// A folder that does not exist, or cannot be read, has no keys: like ``get(_:)``, inspection never
-    /// throws.
+    /// The keys that have a value in this store, sorted: ``keys()``, or no keys when the folder cannot be read.
+    /// Like ``get(_:)``, inspection never throws.
     ///
     /// ```swift
     /// let store = DiskKVStore(directory: .custom(dataFolder), namespace: "settings")
@@ -19,7 +14,24 @@ extension DiskKVStore {
     /// }
     /// ```
     public func storedKeys() -> [String] {
-        guard let entries = try? folder.list() else { return [] }
+        (try? keys()) ?? []
+    }
+
+    /// The keys that have a value in this store, sorted, each in its canonical (NFC) form.
+    ///
+    /// Each key is recovered from its file's name (the escape is reversible) or, for a key too long for a
+    /// file name, from the key written beside its value. Files that no key produces (a stray `notes.txt`, a
+    /// temporary file of a running write) and shortened-name files whose key cannot be read are skipped. A folder
+    /// that does not exist yet has no keys; another store on the same folder, in any process, lists the same.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
+    public func keys() throws -> [String] {
+        let entries: [FolderEntry]
+        do {
+            entries = try folder.list()
+        } catch {
+            throw KVStoreError(listing: error)
+        }
         var keys: [String] = []
         for entry in entries where entry.kind == .file {
             guard entry.name.hasSuffix(KeyFileName.fileExtension) else { continue }
@@ -30,7 +42,7 @@ extension DiskKVStore {
                     let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
                     KeyFileName(key: header.key).candidates.contains(entry.name)
                 else { continue }
-                keys.append(header.key)
+                keys.append(FileNameEncoding.canonicalForm(of: header.key))
             } else if let key = FileNameEncoding.decode(stem), KeyFileName(key: key) == .exact(entry.name) {
                 keys.append(key)
             }

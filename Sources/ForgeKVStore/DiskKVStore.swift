@@ -53,6 +53,8 @@ public struct DiskKVStore: Sendable {
 
     /// The folder, through which every read and write goes.
     let folder: StoreFolder
+    /// Where `get` reports the values it read as nil because they did not decode; shared by copies of the store.
+    private let decodingFailures = DecodingFailureReports()
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
@@ -96,18 +98,47 @@ public struct DiskKVStore: Sendable {
     }
 }
 
+extension DiskKVStore {
+    /// Sends each value that ``get(_:)`` reads as nil because it does not decode (a model that changed, a damaged
+    /// file) to `handler`, on the thread of the read; nil sends them to nobody, as before the first call.
+    ///
+    /// Connect it to the app's logging, so that a value lost to a model change leaves a trace:
+    ///
+    /// ```swift
+    /// store.reportDecodingFailures { failure in logger.error("\(failure)") }
+    /// ```
+    public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
+        decodingFailures.send(to: handler)
+    }
+}
+
 extension DiskKVStore: KVStoring {
-    /// Returns the value stored for `key`, or nil when there is none or its file's JSON does not decode as `T`.
+    /// Returns the value stored for `key` or migrated from an older one, or nil when there is none or it does not
+    /// decode as `T` (reported to ``reportDecodingFailures(to:)``'s handler).
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        switch KeyFileName(key: key.key) {
-        case .exact(let name):
-            guard let data = try? folder.read(name) else { return nil }
-            return try? JSONCodec.decode(T.self, from: data)
-        case .hashed(let names):
-            guard let data = names.lazy.compactMap({ readEnvelope(named: $0, for: key.key) }).first else {
+        decodingFailures.get(key) { try value(for: key) }
+    }
+
+    /// Returns the value stored for `key` or migrated from an older one; nil when the key has no file.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when the file's JSON does not decode as `T`
+    ///   (also a damaged file), or ``KVStoreError/readFailed(key:underlying:)`` when the file cannot be read (a
+    ///   folder or a link in its place, a denied permission).
+    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
+        try key.resolvingMigrations(in: self) { plain in
+            switch KeyFileName(key: plain.key) {
+            case .exact(let name):
+                guard let data = try readFile(name, for: plain.key) else { return nil }
+                return try decoding(plain) { try JSONCodec.decode(T.self, from: data) }
+            case .hashed(let names):
+                for name in names {
+                    guard let data = try readFile(name, for: plain.key),
+                        (try? JSONCodec.decode(LongKeyHeader.self, from: data))?.key == plain.key
+                    else { continue }
+                    return try decoding(plain) { try JSONCodec.decode(LongKeyEnvelope<T>.self, from: data).value }
+                }
                 return nil
             }
-            return try? JSONCodec.decode(LongKeyEnvelope<T>.self, from: data).value
         }
     }
 
@@ -136,37 +167,20 @@ extension DiskKVStore: KVStoring {
         }
     }
 
-    /// Removes `key`'s file.
+    /// Removes `key`'s file, and those of the older names its migrations read.
     ///
     /// Succeeds when there is none.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        let name: String
-        switch KeyFileName(key: key.key) {
-        case .exact(let exactName):
-            name = exactName
-        case .hashed(let names):
-            guard let found = names.first(where: { readEnvelope(named: $0, for: key.key) != nil }) else { return }
-            name = found
-        }
-        do {
-            try folder.remove(name)
-        } catch  where error.isMissing {
-            // Nothing stored: done.
-        } catch {
-            throw KVStoreError(error, removing: key.key)
+        for name in key.storedNames {
+            try removeFile(of: name)
         }
     }
 
-    /// Returns true when `key` has a file.
+    /// Returns true when `key`, or an older name its migrations read, has a file.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        switch KeyFileName(key: key.key) {
-        case .exact(let name):
-            fileExists(name)
-        case .hashed(let names):
-            names.contains { readEnvelope(named: $0, for: key.key) != nil }
-        }
+        key.storedNames.contains { hasFile($0) }
     }
 
     /// Removes the namespace folder and every value in it, at once; other namespaces are untouched.
@@ -182,6 +196,55 @@ extension DiskKVStore: KVStoring {
 }
 
 extension DiskKVStore {
+    /// The data of the file `name`, which holds `key`'s value; nil when there is no such file.
+    private func readFile(_ name: String, for key: String) throws -> Data? {
+        do {
+            return try folder.read(name)
+        } catch  where error.isNotFound {
+            return nil
+        } catch {
+            throw KVStoreError(error, reading: key)
+        }
+    }
+
+    /// The result of `decode`, or ``KVStoreError/decodingFailed(key:underlying:)`` naming `key`.
+    private func decoding<T>(_ key: KVKey<T>, _ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch {
+            throw KVStoreError.decodingFailed(key: key.key, underlying: String(describing: error))
+        }
+    }
+
+    /// Removes the file of the key `key`, when it has one.
+    private func removeFile(of key: String) throws {
+        let name: String
+        switch KeyFileName(key: key) {
+        case .exact(let exactName):
+            name = exactName
+        case .hashed(let names):
+            guard let found = names.first(where: { readEnvelope(named: $0, for: key) != nil }) else { return }
+            name = found
+        }
+        do {
+            try folder.remove(name)
+        } catch  where error.isMissing {
+            // Nothing stored: done.
+        } catch {
+            throw KVStoreError(error, removing: key)
+        }
+    }
+
+    /// Whether the key `key` has a file.
+    private func hasFile(_ key: String) -> Bool {
+        switch KeyFileName(key: key) {
+        case .exact(let name):
+            fileExists(name)
+        case .hashed(let names):
+            names.contains { readEnvelope(named: $0, for: key) != nil }
+        }
+    }
+
     /// The file's data when the file named `name` exists and holds the envelope of `key`.
     private func readEnvelope(named name: String, for key: String) -> Data? {
         guard let data = try? folder.read(name),

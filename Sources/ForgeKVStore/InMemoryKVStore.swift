@@ -20,6 +20,8 @@ public final class InMemoryKVStore: Sendable {
     private let entries = LockedState<[String: Entry]>([:])
     /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
     let instrument: (any StoreInstrument)?
+    /// Where `get` reports the values it read as nil because they did not decode.
+    private let decodingFailures = DecodingFailureReports()
 
     /// One stored value: as decoded from its encoding with the type it was written with (nil when it does
     /// not decode, or holds a class instance, whose every read decodes new instances), that type, and the
@@ -46,9 +48,10 @@ public final class InMemoryKVStore: Sendable {
         entries.withLock { $0.count }
     }
 
-    /// The keys that hold a value, sorted.
-    public var keys: [String] {
-        entries.withLock { Array($0.keys) }.sorted()
+    /// Sends each value that ``get(_:)`` reads as nil because it does not decode to `handler` (nil: to nobody,
+    /// as before the first call), as ``DiskKVStore/reportDecodingFailures(to:)`` does.
+    public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
+        decodingFailures.send(to: handler)
     }
 }
 
@@ -71,15 +74,37 @@ extension InMemoryKVStore {
 }
 
 extension InMemoryKVStore: KVStoring {
-    /// Returns the value stored for `key`, or nil.
+    /// Returns the value stored for `key` or migrated from an older one, or nil.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        if report(.read, key.key) != nil { return nil }
-        guard let entry = entries.withLock({ $0[key.key] }) else { return nil }
-        // The decoded value stands for its encoding only for the type it was written with: a subclass
-        // instance would also cast to its superclass, which disk decodes as the superclass.
-        // (`stored` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.)
-        if entry.type == ObjectIdentifier(T.self), let stored = entry.value, let value = stored as? T { return value }
-        return try? JSONCodec.decode(T.self, from: entry.encoded)
+        decodingFailures.get(key) { try value(for: key) }
+    }
+
+    /// Returns the value stored for `key` or migrated from an older one; nil when nothing is stored.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` as ``DiskKVStore`` throws it, or
+    ///   ``KVStoreError/readFailed(key:underlying:)`` when a test's fault fails the read.
+    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
+        try key.resolvingMigrations(in: self) { plain in
+            let fault = report(.read, plain.key)
+            if let fault, !fault.isCorruptData {
+                try fault.fail(.open, plain.key) { KVStoreError($0, reading: plain.key) }
+            }
+            guard let entry = entries.withLock({ $0[plain.key] }) else { return nil }
+            if fault != nil {
+                throw KVStoreError.decodingFailed(key: plain.key, underlying: "the stored data is damaged")
+            }
+            // The decoded value stands for its encoding only for the type it was written with: a subclass
+            // instance would also cast to its superclass, which disk decodes as the superclass.
+            // (`stored` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.)
+            if entry.type == ObjectIdentifier(T.self), let stored = entry.value, let value = stored as? T {
+                return value
+            }
+            do {
+                return try JSONCodec.decode(T.self, from: entry.encoded)
+            } catch {
+                throw KVStoreError.decodingFailed(key: plain.key, underlying: String(describing: error))
+            }
+        }
     }
 
     /// Stores `value` for `key`.
@@ -100,21 +125,31 @@ extension InMemoryKVStore: KVStoring {
         entries.withLock { $0[key.key] = entry }
     }
 
-    /// Removes the value stored for `key`.
+    /// Removes the value stored for `key`, and those under the older names its migrations read.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         try report(.delete, key.key)?.fail(.remove, key.key) { KVStoreError($0, removing: key.key) }
-        _ = entries.withLock { $0.removeValue(forKey: key.key) }
+        entries.withLock { entries in
+            for name in key.storedNames { entries.removeValue(forKey: name) }
+        }
     }
 
-    /// Returns true when a value is stored for `key`.
+    /// Returns true when a value is stored for `key`, or under an older name its migrations read.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
         if report(.exists, key.key)?.hidesItems == true { return false }
-        return entries.withLock { $0[key.key] != nil }
+        return entries.withLock { entries in key.storedNames.contains { entries[$0] != nil } }
     }
 
     /// Removes every value.
     public func removeAll() throws {
         try report(.deleteAll, nil)?.fail(.remove, "") { KVStoreError($0, removing: nil) }
         entries.withLock { $0.removeAll() }
+    }
+
+    /// The keys that hold a value, sorted, each in its canonical (NFC) form.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when a test's fault fails the listing.
+    public func keys() throws -> [String] {
+        try report(.list, nil)?.fail(.list, "") { KVStoreError(listing: $0) }
+        return entries.withLock { $0.keys.map(FileNameEncoding.canonicalForm(of:)) }.sorted()
     }
 }

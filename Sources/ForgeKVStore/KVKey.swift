@@ -11,15 +11,58 @@
 /// ```
 ///
 /// There is no default value: ``KVStoring/get(_:)`` returns nil until a value is stored.
-public struct KVKey<Value: Codable & Sendable>: Sendable, Equatable, Hashable {
+///
+/// When the stored type changes between versions of an app, name the older types and key names with the key,
+/// and reads migrate what an older version stored (see ``KVMigration``):
+///
+/// ```swift
+/// static let profile = KVKey<Profile>("profile", migrations: .from(ProfileV1.self) { Profile($0) })
+/// ```
+public struct KVKey<Value: Codable & Sendable>: Sendable {
     /// The string the value is stored under.
     public let key: String
+
+    /// How values that older versions of the app stored are read as a `Value`, tried in order when the key holds
+    /// nothing, or something that does not decode as a `Value`.
+    public let migrations: [KVMigration<Value>]
 
     /// Creates a key that stores a `Value` under `key`.
     ///
     /// Any string is a valid key: disk stores turn it into a safe file name.
     public init(_ key: String) {
         self.key = key
+        self.migrations = []
+    }
+
+    /// Creates a key that stores a `Value` under `key`, and reads what older versions stored through
+    /// `migrations`, tried in order.
+    public init(_ key: String, migrations: KVMigration<Value>...) {
+        self.key = key
+        self.migrations = migrations
+    }
+
+    /// The key without its migrations: what a store reads and writes under `key` alone.
+    public var withoutMigrations: KVKey<Value> {
+        KVKey(key)
+    }
+
+    /// The key names a value of this key may be stored under: `key`, then the older names its migrations read.
+    public var storedNames: [String] {
+        var names = [key]
+        for name in migrations.compactMap(\.oldKey) where !names.contains(name) { names.append(name) }
+        return names
+    }
+}
+
+extension KVKey: Equatable, Hashable {
+    /// Two keys are equal when they store the same type under the same string, whatever their migrations.
+    public static func == (lhs: KVKey, rhs: KVKey) -> Bool {
+        lhs.key == rhs.key
+    }
+
+    /// Hashes the key's string.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
     }
 }
 

@@ -1,6 +1,16 @@
 internal import ForgeCore
 
 extension KVStoreError {
+    /// The store error for a failed system call made while reading `key`.
+    init(_ error: FileSystemError, reading key: String) {
+        self = .readFailed(key: key, underlying: error.reason)
+    }
+
+    /// The store error for a failed system call made while listing the keys.
+    init(listing error: FileSystemError) {
+        self = .listFailed(underlying: error.reason)
+    }
+
     /// The store error for a failed system call made while writing `key`.
     ///
     /// With ``init(_:removing:)``, the one translation of system errors for the key-value stores:

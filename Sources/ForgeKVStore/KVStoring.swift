@@ -17,10 +17,28 @@
 /// with another type than it was written with when its JSON (as ``DiskKVStore`` stores it) decodes as that
 /// type: an `Int` reads as an `Int?`, a `Double` or a `Date` (seconds since 2001), a base64 `String` as
 /// `Data`; when it does not (a `String` read as an `Int`, `true` as an `Int`), and when it is corrupt, it
-/// reads as nil.
+/// reads as nil from ``get(_:)`` and throws ``KVStoreError/decodingFailed(key:underlying:)`` from
+/// ``value(for:)``. A key's ``KVKey/migrations`` read what older versions of an app stored (``KVMigration``).
+///
+/// ``value(for:)`` and ``keys()`` came after the first five requirements: a store written before them still
+/// compiles, with a ``value(for:)`` built on its `get` and `contains` and a ``keys()`` that throws
+/// ``KVStoreError/listFailed(underlying:)``. The conformance suite (`KVStoringConformance` in
+/// ForgeStorageTesting) holds a store to all of it; see ``KVKey/resolvingMigrations(in:plainRead:)`` for a
+/// store's own `value(for:)`.
 public protocol KVStoring: Sendable {
-    /// Returns the value stored for `key`, or nil when nothing is stored or its JSON does not decode as `T`.
+    /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`, even
+    /// through the key's migrations. Use ``value(for:)`` to tell the two apart.
     func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T?
+
+    /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil only
+    /// when nothing is stored, under the key or under an older name of its migrations.
+    ///
+    /// A stored nil optional reads as `.some(nil)`. A failed read changes nothing.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when a value is stored that does not decode as
+    ///   `T` and no migration reads it, or ``KVStoreError/readFailed(key:underlying:)`` when the store cannot
+    ///   read it.
+    func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T?
 
     /// Stores `value` for `key`, replacing any previous value.
     ///
@@ -29,16 +47,22 @@ public protocol KVStoring: Sendable {
     ///   previous value is kept.
     func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws
 
-    /// Removes the value stored for `key`. Removing a key that holds nothing succeeds.
+    /// Removes the value stored for `key`, and the values stored under the older names its migrations read.
+    /// Removing a key that holds nothing succeeds.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the value cannot be removed.
     func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws
 
-    /// Returns true when a value is stored for `key`.
+    /// Returns true when a value is stored for `key`, or under an older name its migrations read.
     func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool
 
     /// Removes every value this store holds, and nothing it does not.
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the values cannot be removed.
     func removeAll() throws
+
+    /// The keys that hold a value in this store, sorted, each in its canonical (NFC) form.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the keys cannot be listed.
+    func keys() throws -> [String]
 }

@@ -106,9 +106,19 @@ public final class ReactiveKVStore: Sendable {
 }
 
 extension ReactiveKVStore: KVStoring {
-    /// Returns the wrapped store's value for `key`.
+    /// Returns the wrapped store's value for `key`; the wrapped store reports a value that does not decode.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
         base.get(key)
+    }
+
+    /// Returns the wrapped store's value for `key`, and throws what it throws.
+    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
+        try base.value(for: key)
+    }
+
+    /// The wrapped store's keys.
+    public func keys() throws -> [String] {
+        try base.keys()
     }
 
     /// Stores `value` in the wrapped store, then updates the streams of `key`.
@@ -117,10 +127,11 @@ extension ReactiveKVStore: KVStoring {
         notify(key: key.key)
     }
 
-    /// Removes `key` from the wrapped store, then emits nil to its streams.
+    /// Removes `key` from the wrapped store, then emits nil to its streams and to those of the older names its
+    /// migrations read.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         try base.remove(key)
-        notify(key: key.key)
+        for name in key.storedNames { notify(key: name) }
     }
 
     /// Returns true when the wrapped store holds `key`.

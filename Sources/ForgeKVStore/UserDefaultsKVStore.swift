@@ -68,6 +68,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public let domainName: String
     /// Writes the store's changes behind and reloads the property list when it changed (Linux).
     let synchronizer: DefaultsSynchronizer
+    /// Where `get` reports the values it read as nil because they did not decode; shared by copies of the store.
+    private let decodingFailures = DecodingFailureReports()
 
     /// Creates a store on `UserDefaults.standard`, whose ``removeAll()`` clears the app's own domain.
     public init() {
@@ -101,8 +103,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     }
 
     /// The defaults key for `key`: its NFC spelling.
-    private func name<T>(_ key: KVKey<T>) -> String {
-        FileNameEncoding.canonicalForm(of: key.key)
+    private func name(_ key: String) -> String {
+        FileNameEncoding.canonicalForm(of: key)
     }
 
     /// Writes every value this store set or removed to the property list, and returns once it is there.
@@ -129,7 +131,7 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     /// would be read back as another key (or lost) after the next write: it is refused rather than lost.
     private func refuseUnsavable<T>(_ key: KVKey<T>) throws {
         #if !canImport(Darwin)
-        if name(key).hasPrefix("\u{FEFF}") {
+        if name(key.key).hasPrefix("\u{FEFF}") {
             throw KVStoreError.writeFailed(
                 key: key.key,
                 underlying: "UserDefaults on Linux cannot keep a key that begins with U+FEFF in its property list"
@@ -147,6 +149,14 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     #endif
 }
 
+extension UserDefaultsKVStore {
+    /// Sends each value that ``get(_:)`` reads as nil because it does not decode to `handler`; nil sends them to
+    /// nobody, as before the first call. See ``DiskKVStore/reportDecodingFailures(to:)``.
+    public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
+        decodingFailures.send(to: handler)
+    }
+}
+
 extension UserDefaultsKVStore: KVStoring {
     /// Returns the value stored for `key` read as a `T`, as ``DiskKVStore`` reads it, or nil when there is none or
     /// it is not a `T`.
@@ -154,9 +164,20 @@ extension UserDefaultsKVStore: KVStoring {
     /// On Linux a read first checks whether another process changed the property list, and loads it again if so:
     /// it sees what other processes finished writing.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        let object = synchronizer.read { defaults.object(forKey: name(key)) }
-        guard let object else { return nil }
-        return DefaultsValueCoding.decode(T.self, from: object)
+        decodingFailures.get(key) { try value(for: key) }
+    }
+
+    /// Returns the value stored for `key` read as a `T`, as ``DiskKVStore`` reads it, or migrated from an older
+    /// one; nil when nothing is stored.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when the stored value is not a `T` and no
+    ///   migration reads it.
+    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
+        try key.resolvingMigrations(in: self) { plain in
+            let object = synchronizer.read { defaults.object(forKey: name(plain.key)) }
+            guard let object else { return nil }
+            return try DefaultsValueCoding.decode(T.self, from: object, key: plain.key)
+        }
     }
 
     /// Stores `value` for `key`: natively for the property-list types, as JSON otherwise.
@@ -170,20 +191,34 @@ extension UserDefaultsKVStore: KVStoring {
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         try refuseUnsavable(key)
         let object = try DefaultsValueCoding.object(for: value, key: key.key)
-        synchronizer.write { defaults.set(object, forKey: name(key)) }
+        synchronizer.write { defaults.set(object, forKey: name(key.key)) }
     }
 
-    /// Removes the value stored for `key`; on Linux the property list no longer holds it a few milliseconds later,
+    /// Removes the value stored for `key`, and those under the older names its migrations read; on Linux the
+    /// property list no longer holds them a few milliseconds later,
     /// or after ``flush()``.
     ///
     /// Never throws: a property list that cannot be written is reported by ``flush()``.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        synchronizer.write { defaults.removeObject(forKey: name(key)) }
+        synchronizer.write {
+            for name in key.storedNames { defaults.removeObject(forKey: self.name(name)) }
+        }
     }
 
-    /// Returns true when the defaults hold a value for `key`.
+    /// Returns true when the defaults hold a value for `key`, or for an older name its migrations read.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        synchronizer.read { defaults.object(forKey: name(key)) != nil }
+        synchronizer.read {
+            key.storedNames.contains { defaults.object(forKey: name($0)) != nil }
+        }
+    }
+
+    /// The keys of ``domainName``'s persistent domain, sorted: those this store and others wrote to the domain,
+    /// and none of other domains (the global domain, registered defaults, other suites).
+    ///
+    /// On Linux it first loads the property list again when another process changed it, and includes the changes
+    /// not yet written to it.
+    public func keys() throws -> [String] {
+        synchronizer.read { Array((defaults.persistentDomain(forName: domainName) ?? [:]).keys) }.sorted()
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.

@@ -49,7 +49,7 @@ struct InMemoryKVStoreTests {
         try memory.set(KVKey<Int>("b"), value: 1)
         try memory.set(KVKey<Int>("a"), value: 2)
         #expect(memory.count == 2)
-        #expect(memory.keys == ["a", "b"])
+        #expect(try memory.keys() == ["a", "b"])
     }
 
     @Test func storesAreIndependent() throws {

@@ -77,22 +77,27 @@ struct Observation: CustomStringConvertible {
     }
 }
 
-/// One random step: a write, a read with some type, `contains`, `remove` or `removeAll`.
+/// One random step: a write, a read with some type (with `get` or `value(for:)`), `contains`, `keys`, `remove` or
+/// `removeAll`.
 private enum Operation: CustomStringConvertible {
     case set(key: String, value: Sample)
     case get(key: String, as: ReadType)
+    case value(key: String, as: ReadType)
+    case listKeys
     case contains(key: String, as: ReadType)
     case remove(key: String)
     case removeAll
 
-    private static let keys = ["a", "b", "c", "taskflow.setting"]
+    private static let keyNames = ["a", "b", "c", "taskflow.setting"]
 
     static func random(using generator: inout SeededGenerator) -> Operation {
-        let key = keys.randomElement(using: &generator) ?? "a"
+        let key = keyNames.randomElement(using: &generator) ?? "a"
         switch Int.random(in: 0..<100, using: &generator) {
         case 0..<40: return .set(key: key, value: Sample.random(using: &generator))
-        case 40..<85: return .get(key: key, as: ReadType.allCases.randomElement(using: &generator) ?? .int)
-        case 85..<92: return .contains(key: key, as: ReadType.allCases.randomElement(using: &generator) ?? .int)
+        case 40..<65: return .get(key: key, as: ReadType.allCases.randomElement(using: &generator) ?? .int)
+        case 65..<85: return .value(key: key, as: ReadType.allCases.randomElement(using: &generator) ?? .int)
+        case 85..<90: return .contains(key: key, as: ReadType.allCases.randomElement(using: &generator) ?? .int)
+        case 90..<92: return .listKeys
         case 92..<99: return .remove(key: key)
         default: return .removeAll
         }
@@ -102,6 +107,8 @@ private enum Operation: CustomStringConvertible {
         switch self {
         case .set(let key, let value): "set \(key) = \(value)"
         case .get(let key, let type): "get \(key) as \(type)"
+        case .value(let key, let type): "value(for: \(key)) as \(type)"
+        case .listKeys: "keys()"
         case .contains(let key, let type): "contains \(key) as \(type)"
         case .remove(let key): "remove \(key)"
         case .removeAll: "removeAll"
@@ -112,6 +119,9 @@ private enum Operation: CustomStringConvertible {
     private static func kind(of error: KVStoreError) -> String {
         switch error {
         case .encodingFailed: "encodingFailed"
+        case .decodingFailed: "decodingFailed"
+        case .readFailed: "readFailed"
+        case .listFailed: "listFailed"
         case .writeFailed: "writeFailed"
         case .removeFailed: "removeFailed"
         case .removeAllFailed: "removeAllFailed"
@@ -133,6 +143,11 @@ private enum Operation: CustomStringConvertible {
             }
         case .get(let key, let type):
             return type.read(key, from: store)
+        case .value(let key, let type):
+            return type.read(key, from: store, throwing: true)
+        case .listKeys:
+            let keys = try? store.keys()
+            return Observation(keys, describedAs: keys.map { "\($0)" } ?? "keys threw")
         case .contains(let key, let type):
             let found = type.contains(key, in: store)
             return Observation(found, describedAs: "\(found)")

@@ -174,27 +174,27 @@ enum ReadType: String, CaseIterable, CustomStringConvertible {
 
     var description: String { rawValue }
 
-    /// What `store` gives for `key` read as this type.
-    func read(_ key: String, from store: any KVStoring) -> Observation {
+    /// What `store` gives for `key` read as this type, with `get`, or with `value(for:)` when `throwing`.
+    func read(_ key: String, from store: any KVStoring, throwing: Bool = false) -> Observation {
         switch self {
-        case .bool: observe(Bool.self, key, store)
-        case .int: observe(Int.self, key, store)
-        case .optionalInt: observe(Int?.self, key, store)
-        case .double: observe(Double.self, key, store)
-        case .float: observe(Float.self, key, store)
-        case .string: observe(String.self, key, store)
-        case .date: observe(Date.self, key, store)
-        case .data: observe(Data.self, key, store)
-        case .ints: observe([Int].self, key, store)
-        case .settings: observe(TaskSettings.self, key, store)
-        case .note: observe(Note.self, key, store)
-        case .mood: observe(Mood.self, key, store)
-        case .shape: observe(Shape.self, key, store)
-        case .url: observe(URL.self, key, store)
-        case .optionalString: observe(String?.self, key, store)
-        case .dictionary: observe([String: Int].self, key, store)
-        case .unsigned: observe(UInt64.self, key, store)
-        case .optionalDouble: observe(Double?.self, key, store)
+        case .bool: observe(Bool.self, key, store, throwing)
+        case .int: observe(Int.self, key, store, throwing)
+        case .optionalInt: observe(Int?.self, key, store, throwing)
+        case .double: observe(Double.self, key, store, throwing)
+        case .float: observe(Float.self, key, store, throwing)
+        case .string: observe(String.self, key, store, throwing)
+        case .date: observe(Date.self, key, store, throwing)
+        case .data: observe(Data.self, key, store, throwing)
+        case .ints: observe([Int].self, key, store, throwing)
+        case .settings: observe(TaskSettings.self, key, store, throwing)
+        case .note: observe(Note.self, key, store, throwing)
+        case .mood: observe(Mood.self, key, store, throwing)
+        case .shape: observe(Shape.self, key, store, throwing)
+        case .url: observe(URL.self, key, store, throwing)
+        case .optionalString: observe(String?.self, key, store, throwing)
+        case .dictionary: observe([String: Int].self, key, store, throwing)
+        case .unsigned: observe(UInt64.self, key, store, throwing)
+        case .optionalDouble: observe(Double?.self, key, store, throwing)
         }
     }
 
@@ -212,10 +212,21 @@ enum ReadType: String, CaseIterable, CustomStringConvertible {
     private func observe<Value: Codable & Sendable & Equatable>(
         _ type: Value.Type,
         _ key: String,
-        _ store: any KVStoring
+        _ store: any KVStoring,
+        _ throwing: Bool
     ) -> Observation {
-        let value = store.get(KVKey<Value>(key))
-        return Observation(value, describedAs: value.map(Self.describe) ?? "absent")
+        guard throwing else {
+            let value = store.get(KVKey<Value>(key))
+            return Observation(value, describedAs: value.map(Self.describe) ?? "absent")
+        }
+        do {
+            let value = try store.value(for: KVKey<Value>(key))
+            return Observation(value, describedAs: value.map(Self.describe) ?? "absent")
+        } catch {
+            // The case's name: the decoders' messages differ between stores, the case must not.
+            let kind = Mirror(reflecting: error).children.first?.label ?? "\(error)"
+            return Observation(kind, describedAs: "threw \(kind)")
+        }
     }
 
     private static func describe(_ value: Any) -> String {
