@@ -4,7 +4,8 @@ internal import ForgeCore
 /// Reading a store without knowing its keys in advance, for tools that inspect a data folder (such as the
 /// `forge inspect` command of the examples) and for migrations.
 extension DiskKVStore {
-    /// The keys that have a value in this store, sorted: ``keys()``, or no keys when the folder cannot be read.
+    /// The keys that have a value in this store, sorted: ``keys()``, or none when the folder cannot be read.
+    ///
     /// Like ``get(_:)``, inspection never throws.
     ///
     /// ```swift

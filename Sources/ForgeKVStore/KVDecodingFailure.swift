@@ -17,8 +17,9 @@ public struct KVDecodingFailure: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Where a store sends the values its `get` read as nil because they did not decode: to nobody until a handler
-/// is given. Shared by copies of a store.
+/// Where a store sends the values its `get` read as nil because they did not decode.
+///
+/// To nobody until a handler is given. Shared by copies of a store.
 final class DecodingFailureReports: Sendable {
     private let handler = LockedState<(@Sendable (KVDecodingFailure) -> Void)?>(nil)
 

@@ -36,6 +36,7 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
     ///   - oldKey: The key name it stored it under, or nil (the default) for the key's own name.
     ///   - convert: Turns the older value into the current one; an error it throws is reported as
     ///     ``KVStoreError/decodingFailed(key:underlying:)``.
+    /// - Returns: The migration, to name in the key's `migrations`.
     public static func from<Old: Codable & Sendable>(
         _ type: Old.Type,
         key oldKey: String? = nil,

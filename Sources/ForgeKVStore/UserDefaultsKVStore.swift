@@ -150,8 +150,9 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
 }
 
 extension UserDefaultsKVStore {
-    /// Sends each value that ``get(_:)`` reads as nil because it does not decode to `handler`; nil sends them to
-    /// nobody, as before the first call. See ``DiskKVStore/reportDecodingFailures(to:)``.
+    /// Sends each value that ``get(_:)`` reads as nil because it does not decode to `handler`.
+    ///
+    /// nil sends them to nobody, as before the first call. See ``DiskKVStore/reportDecodingFailures(to:)``.
     public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
         decodingFailures.send(to: handler)
     }

@@ -44,7 +44,7 @@ public enum KVStoringConformance {
             Check("hostile keys are distinct and round-trip", hostileKeysAreDistinctAndRoundTrip),
             Check("canonically equivalent keys are one key", canonicallyEquivalentKeysAreOneKey),
             Check("concurrent writes all land", concurrentWritesAllLand),
-        ]
+        ] + evolutionChecks
     }
 
     /// Runs every check, each against a fresh store from `makeStore`, in the current test.
