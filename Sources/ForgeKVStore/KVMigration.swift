@@ -47,7 +47,9 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
             do {
                 return try convert(old)
             } catch {
-                throw KVStoreError.decodingFailed(key: name, underlying: "migration from \(Old.self): \(error)")
+                throw ConversionFailure(
+                    error: .decodingFailed(key: name, underlying: "migration from \(Old.self): \(error)")
+                )
             }
         }
     }
@@ -59,7 +61,16 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
 
     /// The migrated value found in `store` for a key named `key`, or nil when nothing is stored where this
     /// migration looks.
+    ///
+    /// - Throws: ``KVStoreError``, or a ``ConversionFailure`` when the older value was read but `convert` failed.
     func read(from store: any KVStoring, key: String) throws -> Value? {
         try readOlder(store, oldKey ?? key)
     }
+}
+
+/// An older value that was read but that its migration's conversion refused: the error a read throws when no
+/// migration succeeds, since it says more than the current type's failure to decode the older value.
+struct ConversionFailure: Error {
+    /// The ``KVStoreError/decodingFailed(key:underlying:)`` naming the key read and the conversion's error.
+    let error: KVStoreError
 }

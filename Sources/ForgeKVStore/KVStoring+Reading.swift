@@ -32,7 +32,9 @@ extension KVKey {
     /// `plainRead` returns nil when nothing is stored under the key, and throws
     /// ``KVStoreError/decodingFailed(key:underlying:)`` when what is stored does not decode. This function tries
     /// the key, then its ``migrations`` in order (each reads through `store.value(for:)` with a key without
-    /// migrations), and returns the first value found.
+    /// migrations), and returns the first value found. When none is found but something is stored, it throws the
+    /// `decodingFailed` of the first conversion that refused an older value, or else that of the first value
+    /// that did not decode.
     public func resolvingMigrations(
         in store: any KVStoring,
         plainRead: (KVKey<Value>) throws -> Value?
@@ -47,15 +49,18 @@ extension KVKey {
         // A value under the key that does not decode is read by the migrations of the same name; a key that holds
         // nothing, by those of older names.
         let keyHoldsUndecodable = undecodable != nil
+        var refused: KVStoreError?
         for migration in migrations where (migration.oldKey == nil) == keyHoldsUndecodable {
             do {
                 if let value = try migration.read(from: store, key: key) { return value }
+            } catch let failure as ConversionFailure {
+                refused = refused ?? failure.error
             } catch let error as KVStoreError {
                 guard case .decodingFailed = error else { throw error }
                 undecodable = undecodable ?? error
             }
         }
-        if let undecodable { throw undecodable }
+        if let error = refused ?? undecodable { throw error }
         return nil
     }
 }

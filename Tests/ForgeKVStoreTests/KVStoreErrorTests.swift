@@ -15,6 +15,15 @@ struct KVStoreErrorTests {
             (.removeFailed(key: "a.b", underlying: "denied"), "Could not remove the value for key 'a.b': denied"),
             (.removeAllFailed(underlying: "busy"), "Could not remove all values: busy"),
             (
+                .decodingFailed(key: "profile", underlying: "keyNotFound age"),
+                "The value stored for key 'profile' does not decode as the type asked for: keyNotFound age"
+            ),
+            (
+                .readFailed(key: "a.b", underlying: .isFolder),
+                "Could not read the value for key 'a.b': it is a folder, not a file"
+            ),
+            (.listFailed(underlying: "denied"), "Could not list the keys: denied"),
+            (
                 .flushFailed(domain: "group.app", underlying: .isFolder),
                 "Could not write the values of the defaults domain 'group.app' to its property list: it is a folder, not a file"
             ),
@@ -26,6 +35,9 @@ struct KVStoreErrorTests {
         #expect(KVStoreError.writeFailed(key: "k", underlying: "").key == "k")
         #expect(KVStoreError.removeAllFailed(underlying: "").key == nil)
         #expect(KVStoreError.flushFailed(domain: "group.app", underlying: "").key == nil)
+        #expect(KVStoreError.decodingFailed(key: "profile", underlying: "").key == "profile")
+        #expect(KVStoreError.readFailed(key: "profile", underlying: "").key == "profile")
+        #expect(KVStoreError.listFailed(underlying: "").key == nil)
         #expect(
             KVStoreError.writeFailed(key: "a.b", underlying: .outOfSpace).description
                 == "Could not write the value for key 'a.b': there is no space left on the volume"
@@ -39,6 +51,9 @@ struct KVStoreErrorTests {
         #expect(KVStoreError.flushFailed(domain: "d", underlying: .outOfSpace).reason == .outOfSpace)
         #expect(KVStoreError.writeFailed(key: "k", underlying: "busy").reason == .other("busy"))
         #expect(KVStoreError.encodingFailed(key: "k", underlying: "nan").reason == nil)
+        #expect(KVStoreError.decodingFailed(key: "k", underlying: "bad").reason == nil)
+        #expect(KVStoreError.readFailed(key: "k", underlying: .permissionDenied).reason == .permissionDenied)
+        #expect(KVStoreError.listFailed(underlying: .permissionDenied).reason == .permissionDenied)
     }
 
     @Test func aFullDiskMatchesByItsReason() {

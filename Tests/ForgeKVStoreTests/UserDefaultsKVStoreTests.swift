@@ -102,6 +102,27 @@ struct UserDefaultsKVStoreTests {
         }
     }
 
+    @Test func keysListsItsOwnDomainOnlyWithValuesNotYetWritten() throws {
+        let otherSuite = "forge.tests.defaults.other.\(UUID().uuidString)"
+        let otherDefaults = try #require(UserDefaults(suiteName: otherSuite))
+        defer { otherDefaults.removePersistentDomain(forName: otherSuite) }
+        otherDefaults.set(1, forKey: "theirs")
+        try withSuite { store, defaults in
+            defaults.register(defaults: ["registered": 1])
+            try store.set(KVKey<Int>("b"), value: 1)
+            try store.set(KVKey<[String]>("a"), value: ["x"])
+            // Written by plain UserDefaults code beside the store: in the domain, so listed.
+            defaults.set("legacy", forKey: "c")
+
+            #expect(try store.keys() == ["a", "b", "c"])
+            #expect(try UserDefaultsKVStore(suiteName: otherSuite).keys() == ["theirs"])
+            try store.remove(KVKey<Int>("b"))
+            #expect(try store.keys() == ["a", "c"])
+            try store.removeAll()
+            #expect(try store.keys() == [])
+        }
+    }
+
     @Test func readsWithAnotherTypeGiveWhatTheDiskStoreGives() async throws {
         try await withTemporaryFolder { folder in
             try withSuite { store, _ in
@@ -260,6 +281,16 @@ struct UserDefaultsKVStoreTests {
             try store.flush()
             #expect(propertyList(of: store.domainName)?["mine"] as? Int == 1)
             #expect(propertyList(of: store.domainName)?["theirs"] as? Int == 2)
+        }
+    }
+
+    @Test func keysListsWhatAnotherProcessWroteToTheDomain() throws {
+        try withSuite { store, _ in
+            try store.set(KVKey<Int>("mine"), value: 1)
+            try store.flush()
+            try writeAsAnotherProcess(["theirs": 2], into: store.domainName, merging: true, counted: true)
+            #expect(try store.keys() == ["mine", "theirs"])
+            #expect(try UserDefaultsKVStore(suiteName: store.domainName).keys() == ["mine", "theirs"])
         }
     }
 
