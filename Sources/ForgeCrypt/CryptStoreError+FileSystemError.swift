@@ -25,6 +25,11 @@ extension CryptStoreError {
         }
     }
 
+    /// The store error for a failed system call made while listing the vault's items.
+    init(listing error: FileSystemError) {
+        self = .listFailed(underlying: error.reason)
+    }
+
     /// The store error for a failed system call made while opening the vault, or its key file, at `path`.
     init(_ error: FileSystemError, opening path: String) {
         self = .openFailed(path: path, underlying: error.reason)

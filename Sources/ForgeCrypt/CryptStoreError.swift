@@ -29,6 +29,9 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     case vaultReplaced(path: String)
     /// The stored item for `key` failed authentication: it was changed, damaged, or copied from another
     /// item's place. The file is left as it is.
+    ///
+    /// When ``CryptStoring/keys()`` meets such an item, it cannot know the item's key: `key` is then the item's
+    /// file name in the vault folder.
     case tamperedItem(key: String)
     /// The vault's header at `path` is missing, unreadable or of an unknown format.
     case corruptVault(path: String, reason: String)
@@ -50,6 +53,8 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     case removeFailed(key: String, underlying: FailureReason)
     /// The store's secrets could not be removed.
     case removeAllFailed(underlying: FailureReason)
+    /// The store's keys could not be listed.
+    case listFailed(underlying: FailureReason)
     /// The Keychain item is not accessible now, usually because the device is locked
     /// (`errSecInteractionNotAllowed`). Try again once the device is unlocked; do not treat it as missing.
     case notAccessibleNow(key: String?)
@@ -69,17 +74,17 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
             key
         case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .corruptVault, .insecureKeyFile, .invalidMasterKey,
             .openFailed,
-            .removeAllFailed:
+            .removeAllFailed, .listFailed:
             nil
         }
     }
 
-    /// Why the files underneath failed: the `underlying` reason of a failed open, read, write, remove or
-    /// remove-all; nil for the other cases, which the store or the Keychain decides.
+    /// Why the files underneath failed: the `underlying` reason of a failed open, read, write, remove,
+    /// remove-all or listing; nil for the other cases, which the store or the Keychain decides.
     public var reason: FailureReason? {
         switch self {
         case .openFailed(_, let reason), .readFailed(_, let reason), .writeFailed(_, let reason),
-            .removeFailed(_, let reason), .removeAllFailed(let reason):
+            .removeFailed(_, let reason), .removeAllFailed(let reason), .listFailed(let reason):
             reason
         case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .tamperedItem, .corruptVault, .insecureKeyFile,
             .invalidMasterKey, .encodingFailed, .decodingFailed, .notAccessibleNow, .missingEntitlement,
@@ -123,6 +128,8 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
             "Could not remove the secret for key '\(key)': \(underlying)"
         case .removeAllFailed(let underlying):
             "Could not remove all secrets: \(underlying)"
+        case .listFailed(let underlying):
+            "Could not list the keys of the secrets: \(underlying)"
         case .notAccessibleNow(let key):
             "The Keychain item\(Self.naming(key)) is not accessible now (the device may be locked)"
         case .missingEntitlement(let key):

@@ -18,6 +18,10 @@
 /// ``CryptStoreError/decodingFailed(key:underlying:)``. A read never turns a failure into nil: a locked
 /// device, a wrong master key, a tampered item or bytes that do not decode throw a ``CryptStoreError``, and
 /// nothing stored is changed by a failed call.
+///
+/// ``keys()`` came after the first five requirements: a store written before it still compiles, with a
+/// ``keys()`` that throws ``CryptStoreError/listFailed(underlying:)``. The conformance suite
+/// (`CryptStoringConformance` in ForgeStorageTesting) holds a store to all of it.
 public protocol CryptStoring: Sendable {
     /// Returns the secret stored for `key`, or nil when none is stored.
     ///
@@ -44,4 +48,13 @@ public protocol CryptStoring: Sendable {
     ///
     /// - Throws: ``CryptStoreError`` when the secrets cannot be removed.
     func deleteAll() throws
+
+    /// The keys that hold a secret in this store, sorted, each in its canonical (NFC) form.
+    ///
+    /// Canonically equivalent spellings of a key are one key, listed once in NFC, as the store compares them.
+    ///
+    /// - Returns: The keys, sorted.
+    /// - Throws: ``CryptStoreError/listFailed(underlying:)`` when the keys cannot be listed, or another
+    ///   ``CryptStoreError`` the store reports, such as ``CryptStoreError/notAccessibleNow(key:)``.
+    func keys() throws -> [String]
 }

@@ -32,11 +32,6 @@ public final class InMemoryCrypt: Sendable {
     package init(instrument: (any StoreInstrument)?) {
         self.instrument = instrument
     }
-
-    /// The keys that hold a secret, sorted.
-    public var keys: [String] {
-        items.withLock { Array($0.keys) }.sorted()
-    }
 }
 
 extension InMemoryCrypt {
@@ -113,5 +108,17 @@ extension InMemoryCrypt: CryptStoring {
     public func deleteAll() throws {
         try fail(report(.deleteAll, nil), .list, nil) { CryptStoreError($0, removing: nil) }
         items.withLock { $0.removeAll() }
+    }
+
+    /// The keys that hold a secret, sorted, each in its canonical (NFC) form.
+    ///
+    /// A key is listed in NFC whichever spelling it was stored under, as the Keychain and the vault list it.
+    ///
+    /// - Returns: The keys, sorted.
+    /// - Throws: ``CryptStoreError/listFailed(underlying:)`` when a test's fault fails the listing, as the
+    ///   vault's does, or ``CryptStoreError/notAccessibleNow(key:)`` while the device is locked, as the Keychain.
+    public func keys() throws -> [String] {
+        try fail(report(.list, nil), .list, nil) { CryptStoreError(listing: $0) }
+        return items.withLock { $0.keys.map(FileNameEncoding.canonicalForm(of:)) }.sorted()
     }
 }

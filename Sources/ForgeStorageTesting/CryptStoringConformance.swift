@@ -7,7 +7,9 @@ public import Testing
 ///
 /// Each check gets a fresh, empty ``Subject``: the store, and where the store has them, a way to open a
 /// second handle on the same storage and a neighbouring store (another namespace or service) that
-/// `deleteAll` must leave alone. The checks about those are skipped where they are nil.
+/// `deleteAll` must leave alone. The checks about those are skipped where they are nil. The checks of
+/// `keys()` expect the exact keys stored, sorted, each in its NFC form: a store that keeps the default
+/// `keys()` (which throws) fails them.
 ///
 /// ```swift
 /// import ForgeStorageTesting
@@ -53,7 +55,7 @@ public enum CryptStoringConformance {
                 anotherHandleOnTheSameStorageSeesTheSameSecrets
             ),
             Check("concurrent writes of distinct keys all land", concurrentWritesOfDistinctKeysAllLand),
-        ]
+        ] + listingChecks
     }
 
     /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.

@@ -9,8 +9,8 @@ internal import ForgeCore
 ///
 /// | Failure | `InMemoryKVStore` (as `DiskKVStore`) | `InMemoryFileStore` (as `DiskFileStore`) | `InMemoryCrypt` |
 /// |---|---|---|---|
-/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed` with `.outOfSpace` | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed(key:underlying: .outOfSpace)` and the like, as the vault |
-/// | ``permissionDenied`` | the same cases with `.permissionDenied` | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed` with `.permissionDenied`, as the vault |
+/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed` with `.outOfSpace` | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed(key:underlying: .outOfSpace)` and the like (`keys()`: `listFailed`), as the vault |
+/// | ``permissionDenied`` | the same cases with `.permissionDenied` | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed`/`listFailed` with `.permissionDenied`, as the vault |
 /// | ``deviceLocked`` | the same cases with `.permissionDenied` (data protection) | `.permissionDenied`, as data protection refuses to open the file | `notAccessibleNow(key:)`, as the Keychain |
 /// | ``corruptData`` | a read returns nil, as a disk store reads a damaged file | `load` returns the first half of the file (a torn copy), which `loadJSON` refuses with `decodingFailed` | `get` throws `tamperedItem(key:)` when a secret is stored |
 ///

@@ -29,7 +29,7 @@ public struct StoreOperations: OptionSet, Sendable, Hashable {
     public static let delete = StoreOperations(.delete)
     /// `removeAll` or `deleteAll`.
     public static let deleteAll = StoreOperations(.deleteAll)
-    /// `list(in:)` or `totalSize()`.
+    /// `list(in:)`, `totalSize()` or `keys()`.
     public static let list = StoreOperations(.list)
 
     /// Every operation that only looks: ``read``, ``exists`` and ``list``.

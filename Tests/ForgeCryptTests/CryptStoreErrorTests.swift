@@ -19,6 +19,7 @@ struct CryptStoreErrorTests {
             (.writeFailed(key: "k", underlying: "No space left on device"), ["'k'", "No space left"]),
             (.writeFailed(key: "k", underlying: .outOfSpace), ["'k'", "no space left on the volume"]),
             (.openFailed(path: "/v", underlying: .readOnlyVolume), ["/v", "read-only"]),
+            (.listFailed(underlying: .permissionDenied), ["list the keys", "permission was denied"]),
         ]
         for (error, fragments) in cases {
             let text = error.errorDescription ?? ""
@@ -34,6 +35,7 @@ struct CryptStoreErrorTests {
         #expect(CryptStoreError.notAccessibleNow(key: "b").key == "b")
         #expect(CryptStoreError.unexpectedStatus(key: nil, status: -1).key == nil)
         #expect(CryptStoreError.wrongMasterKey(path: "/v", createdWith: .keyFile).key == nil)
+        #expect(CryptStoreError.listFailed(underlying: .ioError).key == nil)
     }
 
     @Test func theReasonIsTheSystemCauseOfEveryFileFailure() {
@@ -42,6 +44,7 @@ struct CryptStoreErrorTests {
         #expect(CryptStoreError.removeFailed(key: "k", underlying: .permissionDenied).reason == .permissionDenied)
         #expect(CryptStoreError.removeAllFailed(underlying: .readOnlyVolume).reason == .readOnlyVolume)
         #expect(CryptStoreError.openFailed(path: "/v", underlying: "busy").reason == .other("busy"))
+        #expect(CryptStoreError.listFailed(underlying: .symbolicLink).reason == .symbolicLink)
         #expect(CryptStoreError.notAccessibleNow(key: "k").reason == nil)
         #expect(CryptStoreError.tamperedItem(key: "k").reason == nil)
         #expect(CryptStoreError.decodingFailed(key: "k", underlying: "not UTF-8").reason == nil)
@@ -59,6 +62,10 @@ struct CryptStoreErrorTests {
         #expect(
             CryptStoreError(FileSystemError(.list, path: "", code: EROFS), removing: nil)
                 == .removeAllFailed(underlying: .readOnlyVolume)
+        )
+        #expect(
+            CryptStoreError(listing: FileSystemError(.list, path: "/v", code: EACCES))
+                == .listFailed(underlying: .permissionDenied)
         )
         #expect(
             CryptStoreError(FileSystemError(.createDirectory, path: "/v", code: EACCES), opening: "/v")

@@ -20,7 +20,7 @@ struct CryptUsageTests {
         try keychain.deleteAll()
         #expect(try keychain.get(TestAuthKeys.accessToken) == nil)
         #expect(try keychain.get(TestAuthKeys.refreshToken) == nil)
-        #expect(keychain.keys.isEmpty)
+        #expect(try keychain.keys().isEmpty)
     }
 
     @Test func aServiceTakesAnyCryptStoring() throws {

@@ -140,7 +140,7 @@ struct EncryptedFileCryptTests {
             case "flip": bytes[bytes.count - 20] ^= 0x01
             case "truncate": bytes = bytes.prefix(10)
             case "empty": bytes = Data()
-            case "version": bytes[0] = 2
+            case "version": bytes[0] = 1  // the other format: its associated data differs
             default: bytes.append(0)
             }
             try bytes.write(to: url)

@@ -11,14 +11,16 @@ import Foundation
 /// - A query matches on each attribute it holds, `kSecAttrAccessible` included (which is why lookups must
 ///   not hold it); without `kSecAttrSynchronizable` it matches only non-synchronizable items.
 /// - Finding, updating or deleting nothing is `errSecItemNotFound`; update and delete change every match.
+/// - Copying accounts needs `kSecMatchLimitAll` and `kSecReturnAttributes` (else `errSecParam`, where the real
+///   call would return no accounts); it returns the account of every match, in the order the items were added.
 /// - `kSecMatchLimit` or `kSecReturnData` in a delete, or attributes that are not updatable, are `errSecParam`;
 ///   so is a synchronizable item with a "this device only" accessibility.
-/// - While ``isLocked``, items whose accessibility needs an unlocked device cannot be added, read or
+/// - While ``isLocked``, items whose accessibility needs an unlocked device cannot be added, read, listed or
 ///   updated: `errSecInteractionNotAllowed`.
 /// - Scripted statuses (``failNext(_:with:)``, ``failAlways(_:with:)``) replace the next or every call.
 final class FakeKeychain: KeychainServices {
     enum Operation: Sendable, Hashable {
-        case add, copyMatching, update, delete
+        case add, copyMatching, copyAccounts, update, delete
     }
 
     struct Item: Sendable, Equatable {
@@ -106,6 +108,29 @@ final class FakeKeychain: KeychainServices {
             return KeychainStatus.success
         }
         return (status, found)
+    }
+
+    func copyAccounts(_ query: KeychainQuery) -> (status: Int32, accounts: [String]) {
+        var accounts: [String] = []
+        let status = perform(.copyAccounts, query) { state in
+            guard query[.matchLimit] == .matchLimitAll, query[.returnAttributes] == .bool(true),
+                query[.returnData] == nil
+            else { return KeychainStatus.parameterError }
+            let matches = state.items.filter { Self.matches($0, query) }
+            if matches.isEmpty { return KeychainStatus.itemNotFound }
+            if state.isLocked && matches.contains(where: \.accessibility.requiresUnlockedDevice) {
+                return KeychainStatus.interactionNotAllowed
+            }
+            accounts = matches.map(\.account)
+            return KeychainStatus.success
+        }
+        return (status, accounts)
+    }
+
+    /// Adds `item` as it is, as another app or an older version would have written it: an account in any
+    /// spelling, in any access group.
+    func insert(_ item: Item) {
+        state.withLock { $0.items.append(item) }
     }
 
     func update(_ query: KeychainQuery, with attributes: KeychainQuery) -> Int32 {

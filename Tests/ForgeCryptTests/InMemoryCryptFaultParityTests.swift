@@ -1,3 +1,4 @@
+import ForgeCore
 import ForgeStorageTesting
 import ForgeTestSupport
 import Foundation
@@ -28,6 +29,37 @@ struct InMemoryCryptFaultParityTests {
         expectSameError(try real.get(token), try memory.get(token))
         expectSameError(try real.set("new", for: token), try memory.set("new", for: token))
         expectSameError(try real.contains(token), try memory.contains(token))
+        expectSameError(try real.keys(), try memory.keys())
+    }
+
+    @Test(arguments: [
+        (StoreFailure.outOfSpace, ENOSPC), (.permissionDenied, EACCES), (.corruptData, EIO),
+    ])
+    func aFailedListingIsWhatTheVaultsMappingMakesOfTheFaultsErrno(failure: StoreFailure, code: Int32) throws {
+        let memory = InMemoryCrypt(faults: StoreFaults([.always(.list, with: failure)]))
+        try memory.set("abc", for: token)
+        let error = #expect(throws: CryptStoreError.self) { try memory.keys() }
+        // EncryptedFileCrypt throws what the vault's one mapping makes of the FileSystemError its listing meets.
+        #expect(error == CryptStoreError(listing: FileSystemError(.list, path: "", code: code)))
+        #expect(error?.reason == FileSystemError(.list, path: "", code: code).reason)
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root reads every folder whatever its mode"))
+    func aFolderThatCannotBeListedFailsLikeAPermissionFault() async throws {
+        try await withTemporaryFolder { folder in
+            let vault = try EncryptedFileCrypt(
+                directory: .custom(folder),
+                namespace: "secrets",
+                masterKey: .symmetric(SymmetricKey(size: .bits256))
+            )
+            try vault.set("abc", for: token)
+            try ForeignFiles.setPermissions(0o000, atPath: vault.folderURL.path)
+            defer { try? ForeignFiles.setPermissions(0o700, atPath: vault.folderURL.path) }
+
+            let memory = InMemoryCrypt(faults: StoreFaults([.always(.list, with: .permissionDenied)]))
+            try memory.set("abc", for: token)
+            expectSameError(try vault.keys(), try memory.keys())
+        }
     }
 
     @Test func corruptDataFailsLikeATamperedVaultItem() async throws {

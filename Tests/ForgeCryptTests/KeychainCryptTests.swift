@@ -154,7 +154,7 @@ struct KeychainCryptTests {
         #expect(try store.get(token) == "token")
     }
 
-    @Test(arguments: [FakeKeychain.Operation.add, .copyMatching, .update, .delete])
+    @Test(arguments: [FakeKeychain.Operation.add, .copyMatching, .copyAccounts, .update, .delete])
     func everyFailingStatusIsTypedOnEveryOperation(operation: FakeKeychain.Operation) throws {
         let cases: [(Int32, CryptStoreError)] = [
             (KeychainStatus.interactionNotAllowed, .notAccessibleNow(key: token.key)),
@@ -180,6 +180,8 @@ struct KeychainCryptTests {
             case .copyMatching:
                 expectError(expected) { _ = try store.get(token) }
                 expectError(expected) { _ = try store.contains(token) }
+            case .copyAccounts:
+                expectError(KeychainStatus.error(for: status, key: nil)) { _ = try store.keys() }
             case .update:
                 expectError(expected) { try store.set("t", for: token) }
             case .delete:
@@ -202,6 +204,9 @@ struct KeychainCryptTests {
         struct NoDataKeychain: KeychainServices {
             func add(_ attributes: KeychainQuery) -> Int32 { KeychainStatus.success }
             func copyMatching(_ query: KeychainQuery) -> (status: Int32, data: Data?) { (KeychainStatus.success, nil) }
+            func copyAccounts(_ query: KeychainQuery) -> (status: Int32, accounts: [String]) {
+                (KeychainStatus.success, [])
+            }
             func update(_ query: KeychainQuery, with attributes: KeychainQuery) -> Int32 { KeychainStatus.success }
             func delete(_ query: KeychainQuery) -> Int32 { KeychainStatus.success }
         }
@@ -219,5 +224,69 @@ struct KeychainCryptTests {
         try store().set("tök€n", for: token)
         #expect(keychain.items.first?.data == Data("tök€n".utf8))
         #expect(keychain.items.first?.accessGroup == FakeKeychain.defaultAccessGroup)
+    }
+
+    // MARK: Listing
+
+    @Test func keysAreTheSortedAccountsOfThisServiceGroupAndSynchronizationOnly() throws {
+        let store = store()
+        for name in ["b", "a", "auth.access", "Z"] {
+            try store.set("v", for: CryptKey<String>(key: name))
+        }
+        try self.store(service: "com.example.other").set("v", for: CryptKey<String>(key: "other.service"))
+        try self.store(synchronizable: true).set("v", for: CryptKey<String>(key: "synchronized"))
+        try self.store(accessGroup: "TEAMID.shared").set("v", for: CryptKey<String>(key: "shared"))
+        #expect(try store.keys() == ["Z", "a", "auth.access", "b", "shared"])
+        #expect(try self.store(accessGroup: "TEAMID.shared").keys() == ["shared"])
+        #expect(try self.store(synchronizable: true).keys() == ["synchronized"])
+
+        try store.delete(CryptKey<String>(key: "a"))
+        #expect(try store.keys() == ["Z", "auth.access", "b", "shared"])
+        try store.deleteAll()
+        #expect(try store.keys() == [])
+        #expect(try self.store(service: "com.example.other").keys() == ["other.service"])
+    }
+
+    @Test func keysAskForTheAttributesOfEveryItemAndNoData() throws {
+        let store = store(accessGroup: "TEAMID.shared")
+        try store.set("t", for: token)
+        _ = try store.keys()
+        let call = try #require(keychain.calls.last)
+        #expect(call.operation == .copyAccounts)
+        var expected = store.itemQuery(account: nil)
+        expected[.matchLimit] = .matchLimitAll
+        expected[.returnAttributes] = .bool(true)
+        #expect(call.query == expected)
+        #expect(call.query[.returnData] == nil)
+        #expect(call.query[.accessible] == nil)
+    }
+
+    @Test func accountsOtherCodeWroteInNFDOrInTwoGroupsAreListedOnceInNFC() throws {
+        let other = FakeKeychain.Item(
+            service: "com.example.app",
+            account: "cafe\u{301}",
+            accessGroup: "TEAMID.other",
+            synchronizable: false,
+            accessibility: .afterFirstUnlock,
+            data: Data("x".utf8)
+        )
+        keychain.insert(other)
+        try store().set("y", for: CryptKey<String>(key: "caf\u{E9}"))
+        let keys = try store().keys()
+        #expect(keys.count == 1)
+        #expect(keys.first.map { Array($0.utf8) } == Array("caf\u{E9}".utf8))
+    }
+
+    @Test func aLockedDeviceFailsTheListingAndNeverListsNothing() throws {
+        let store = store(accessibility: .whenUnlocked)
+        try store.set("token", for: token)
+        keychain.isLocked = true
+        expectError(.notAccessibleNow(key: nil)) { _ = try store.keys() }
+        keychain.isLocked = false
+        #expect(try store.keys() == [token.key])
+    }
+
+    @Test func anEmptyServiceHasNoKeys() throws {
+        #expect(try store().keys() == [])
     }
 }

@@ -22,8 +22,10 @@ struct InMemoryCryptFaultTests {
         #expect(throws: CryptStoreError.notAccessibleNow(key: token.key)) { try store.set("new", for: token) }
         #expect(throws: CryptStoreError.notAccessibleNow(key: token.key)) { try store.delete(token) }
         #expect(throws: CryptStoreError.notAccessibleNow(key: nil)) { try store.deleteAll() }
+        #expect(throws: CryptStoreError.notAccessibleNow(key: nil)) { try store.keys() }
         faults.removeAll()
         #expect(try store.get(token) == "abc")
+        #expect(try store.keys() == [token.key])
     }
 
     @Test func aFullDiskFailsWritesAsTheVaultDoesAndKeepsTheSecret() throws {
@@ -49,6 +51,18 @@ struct InMemoryCryptFaultTests {
         }
         faults.failNext(.exists, with: .permissionDenied)
         #expect(try !store.contains(token))
+    }
+
+    @Test func aFailedListingIsListFailedWithTheReasonAndChangesNothing() throws {
+        try store.set("abc", for: token)
+        faults.failNext(.list, with: .permissionDenied)
+        #expect(throws: CryptStoreError.listFailed(underlying: .permissionDenied)) { try store.keys() }
+        faults.failNext(.list, with: .corruptData)
+        #expect(throws: CryptStoreError.listFailed(underlying: .ioError)) { try store.keys() }
+        // A listing is a whole-store operation: a fault aimed at one key never fails it.
+        faults.failAlways(.list, at: token.key, with: .outOfSpace)
+        #expect(try store.keys() == [token.key])
+        #expect(try store.get(token) == "abc")
     }
 
     @Test func corruptDataIsATamperedItemWhenASecretIsStored() throws {

@@ -46,6 +46,14 @@ struct OperationLogTests {
         #expect(log.entries(.read).map(\.store) == ["prefs", "files", "keychain"])
     }
 
+    @Test func listingASecretStoresKeysIsLoggedAsAListOfTheWholeStore() throws {
+        let faults = StoreFaults([.next(.list, with: .permissionDenied)])
+        let keychain = InMemoryCrypt(label: "keychain", faults: faults, log: log)
+        #expect(throws: CryptStoreError.self) { try keychain.keys() }
+        _ = try keychain.keys()
+        #expect(log.entries.map(\.description) == ["keychain list (failed)", "keychain list"])
+    }
+
     @Test func aCallFailedByAFaultIsLoggedAsFailed() throws {
         let faults = StoreFaults([.next(.write, with: .outOfSpace)])
         let prefs = InMemoryKVStore(label: "prefs", faults: faults, log: log)

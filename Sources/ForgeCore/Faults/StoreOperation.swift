@@ -10,6 +10,6 @@ public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
     case delete
     /// `removeAll` or `deleteAll`.
     case deleteAll
-    /// `list(in:)` or `totalSize()` of a file store.
+    /// `list(in:)` or `totalSize()` of a file store, or `keys()` of a key-value or secret store.
     case list
 }

@@ -18,7 +18,7 @@ internal import Foundation
 /// - ``accessibility`` is applied when an item is added or updated, never used to look items up, so
 ///   items written with another accessibility are still found, and updated to this one on the next `set`.
 /// - ``deleteAll()`` removes the items of this service (and access group, and synchronizable setting)
-///   only.
+///   only, and ``keys()`` lists their accounts.
 /// - On macOS the store uses the data protection keychain, as on iOS; an app needs a keychain access group
 ///   for it (a signed app has its team's by default). A command-line tool without one gets
 ///   ``CryptStoreError/missingEntitlement(key:)``: use ``EncryptedFileCrypt`` there.
@@ -157,6 +157,30 @@ extension KeychainCrypt: CryptStoring {
         let status = keychain.delete(itemQuery(account: nil))
         guard status == KeychainStatus.success || status == KeychainStatus.itemNotFound else {
             throw KeychainStatus.error(for: status, key: nil)
+        }
+    }
+
+    /// The accounts of this store's service, access group and synchronizable setting, sorted: its keys, in the
+    /// NFC form the store writes them in.
+    ///
+    /// An account found in two access groups (when the store names none) is listed once.
+    ///
+    /// - Returns: The keys, sorted.
+    /// - Throws: The Keychain's status as a ``CryptStoreError``, for example
+    ///   ``CryptStoreError/notAccessibleNow(key:)`` with no key while the device is locked.
+    public func keys() throws -> [String] {
+        var query = itemQuery(account: nil)
+        query[.matchLimit] = .matchLimitAll
+        query[.returnAttributes] = .bool(true)
+        let result = keychain.copyAccounts(query)
+        switch result.status {
+        case KeychainStatus.success:
+            // Items written by other code may spell an account in NFD; the store's keys are NFC.
+            return Set(result.accounts.map(FileNameEncoding.canonicalForm(of:))).sorted()
+        case KeychainStatus.itemNotFound:
+            return []
+        default:
+            throw KeychainStatus.error(for: result.status, key: nil)
         }
     }
 }

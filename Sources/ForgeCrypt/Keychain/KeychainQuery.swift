@@ -24,6 +24,8 @@ struct KeychainQuery: Sendable, Equatable {
         case valueData
         /// `kSecReturnData`
         case returnData
+        /// `kSecReturnAttributes`
+        case returnAttributes
         /// `kSecMatchLimit`
         case matchLimit
         /// `kSecUseDataProtectionKeychain`
@@ -44,6 +46,8 @@ struct KeychainQuery: Sendable, Equatable {
         case accessibility(KeychainAccessibility)
         /// `kSecMatchLimitOne`
         case matchLimitOne
+        /// `kSecMatchLimitAll`
+        case matchLimitAll
     }
 
     /// The attributes and their values.

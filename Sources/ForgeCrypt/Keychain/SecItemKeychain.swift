@@ -16,6 +16,15 @@ struct SecItemKeychain: KeychainServices {
         return (status, result as? Data)
     }
 
+    func copyAccounts(_ query: KeychainQuery) -> (status: Int32, accounts: [String]) {
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(dictionary(query), &result)
+        guard status == errSecSuccess else { return (status, []) }
+        // One item comes back as a dictionary, several as an array of them.
+        let items = (result as? [[String: Any]]) ?? (result as? [String: Any]).map { [$0] } ?? []
+        return (status, items.compactMap { $0[kSecAttrAccount as String] as? String })
+    }
+
     func update(_ query: KeychainQuery, with attributes: KeychainQuery) -> Int32 {
         SecItemUpdate(dictionary(query), dictionary(attributes))
     }
@@ -42,6 +51,7 @@ struct SecItemKeychain: KeychainServices {
         case .synchronizable: kSecAttrSynchronizable as String
         case .valueData: kSecValueData as String
         case .returnData: kSecReturnData as String
+        case .returnAttributes: kSecReturnAttributes as String
         case .matchLimit: kSecMatchLimit as String
         case .useDataProtectionKeychain: kSecUseDataProtectionKeychain as String
         }
@@ -54,6 +64,7 @@ struct SecItemKeychain: KeychainServices {
         case .bool(let bool): return bool ? kCFBooleanTrue as Any : kCFBooleanFalse as Any
         case .genericPassword: return kSecClassGenericPassword
         case .matchLimitOne: return kSecMatchLimitOne
+        case .matchLimitAll: return kSecMatchLimitAll
         case .accessibility(let accessibility): return constant(for: accessibility)
         }
     }

@@ -20,8 +20,9 @@ internal import ForgeCore
 /// The vault is the folder `{directory}/{namespace}/`. It holds `vault.json`, which has no secret (a
 /// random vault identifier, the kind of master key, the passphrase parameters, a key-check value), and one
 /// file per item, named by a keyed hash of its key: no key name and no secret is ever written in the clear.
-/// Each item is sealed with AES-256-GCM, its key name bound as authenticated data, so an item file copied
-/// into another item's place fails to open. See ``MasterKey`` for the kinds of master key.
+/// Each item is sealed with AES-256-GCM, the key name sealed inside with the secret (so ``keys()`` can list
+/// the keys) and the item's file name bound as authenticated data, so an item file copied into another
+/// item's place fails to open. See ``MasterKey`` for the kinds of master key.
 ///
 /// ## Failures
 /// Opening the vault with another master key than it was made with throws
@@ -60,7 +61,7 @@ public struct EncryptedFileCrypt: Sendable {
 
     /// The header this store opened the vault with, its folder, and the keys derived from it.
     let vault: OpenedVault
-    private var keys: VaultKeys { vault.keys }
+    private var vaultKeys: VaultKeys { vault.keys }
 
     /// The permission bits of the vault folder.
     static let folderPermissions: UInt16 = 0o700
@@ -113,7 +114,7 @@ public struct EncryptedFileCrypt: Sendable {
     ///
     /// Its name is a keyed hash: without the master key, nobody can tell which key a file belongs to.
     public func fileURL<Value>(for key: CryptKey<Value>) -> URL {
-        folderURL.appendingPathComponent(keys.item(for: key.key).fileName, isDirectory: false)
+        folderURL.appendingPathComponent(vaultKeys.item(for: key.key).fileName, isDirectory: false)
     }
 
     private var folder: StoreFolder { vault.folder }
@@ -136,7 +137,7 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when it is not a `Value`, or
     ///   ``CryptStoreError/readFailed(key:underlying:)``.
     public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
-        let item = keys.item(for: key.key)
+        let item = vaultKeys.item(for: key.key)
         let file: Data
         do {
             file = try folder.read(item.fileName)
@@ -146,7 +147,7 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch {
             throw CryptStoreError(error, reading: key.key)
         }
-        guard let plaintext = keys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
+        guard let plaintext = vaultKeys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
         return try SecretCoding.decode(Value.self, from: plaintext, key: key.key)
     }
 
@@ -160,10 +161,12 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
         let plaintext = try SecretCoding.encode(value, key: key.key)
-        let item = keys.item(for: key.key)
+        let item = vaultKeys.item(for: key.key)
         let file: Data
         do {
-            file = try keys.seal(plaintext, as: item)
+            file = try vaultKeys.seal(plaintext, as: item)
+        } catch let error as CryptStoreError {
+            throw error
         } catch {
             throw CryptStoreError.writeFailed(key: key.key, underlying: .other(String(describing: error)))
         }
@@ -175,7 +178,7 @@ extension EncryptedFileCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
         do {
-            try folder.remove(keys.item(for: key.key).fileName)
+            try folder.remove(vaultKeys.item(for: key.key).fileName)
         } catch  where error.isMissing {
             // Nothing stored: done.
         } catch {
@@ -192,7 +195,7 @@ extension EncryptedFileCrypt: CryptStoring {
     ///   when its folder cannot be read: that never reads as "not stored".
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
         do {
-            return try folder.status(of: keys.item(for: key.key).fileName)?.kind == .file
+            return try folder.status(of: vaultKeys.item(for: key.key).fileName)?.kind == .file
         } catch {
             throw CryptStoreError(error, reading: key.key)
         }

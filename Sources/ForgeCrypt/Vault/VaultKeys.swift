@@ -9,12 +9,23 @@ internal import Foundation
 ///   reaches the disk and equal names give equal files;
 /// - the check key, whose HMAC-SHA256 of a fixed message is the header's key-check value.
 ///
-/// An item file is one format byte (`1`) and the AES-GCM nonce, ciphertext and tag. The associated data is
-/// the format byte, a label and the key name, so a file copied into another item's place, or from another
-/// vault, fails to authenticate.
+/// An item file is one format byte and the AES-GCM nonce, ciphertext and tag. Two formats exist:
+/// - format 2, which `set` writes: the plaintext is the key name's byte count (4 bytes, big-endian), the NFC
+///   key name in UTF-8 and the secret, so ``EncryptedFileCrypt/keys()`` can list the keys without any name in
+///   the clear; the associated data is the format byte, a label and the item's file name;
+/// - format 1, which earlier versions wrote: the plaintext is the secret alone, and the associated data is the
+///   format byte, a label and the key name. It still reads, and becomes format 2 on the next `set` of its key.
+///
+/// Either way the associated data binds the item to its key (the file name is the key name's HMAC), so a file
+/// copied into another item's place, or from another vault, fails to authenticate; and the format byte is
+/// authenticated too, so one format is never read as the other.
 struct VaultKeys: Sendable {
-    /// The first byte of every item file.
-    static let itemFormat: UInt8 = 1
+    /// The format byte of the items this code writes.
+    static let itemFormat: UInt8 = 2
+    /// The format byte of items written before key names were sealed in them.
+    static let legacyItemFormat: UInt8 = 1
+    /// The size of the big-endian byte count of the key name that starts a format-2 plaintext.
+    static let nameLengthByteCount = 4
     /// The extension of item files.
     static let itemExtension = ".secret"
 
@@ -45,15 +56,18 @@ struct VaultKeys: Sendable {
         CryptoPrimitives.isValidAuthenticationCode(keyCheck, for: Self.checkMessage, using: checkKey)
     }
 
-    /// The file name and associated data of the item stored under `key`.
+    /// The name, file name and format-1 associated data of the item stored under `key`.
     func item(for key: String) -> VaultItem {
         if let item = items.withLock({ $0[key] }) { return item }
         let name = FileNameEncoding.canonicalForm(of: key)
-        let code = CryptoPrimitives.authenticationCode(for: Data(name.utf8), using: nameKey)
-        var associatedData = Data([Self.itemFormat])
-        associatedData.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
-        associatedData.append(contentsOf: name.utf8)
-        let item = VaultItem(fileName: FileNameEncoding.hex(code) + Self.itemExtension, associatedData: associatedData)
+        var legacyAssociatedData = Data([Self.legacyItemFormat])
+        legacyAssociatedData.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
+        legacyAssociatedData.append(contentsOf: name.utf8)
+        let item = VaultItem(
+            name: name,
+            fileName: fileName(ofCanonical: name),
+            legacyAssociatedData: legacyAssociatedData
+        )
         items.withLock { items in
             if items.count >= Self.itemCacheLimit { items.removeAll(keepingCapacity: true) }
             items[key] = item
@@ -61,16 +75,93 @@ struct VaultKeys: Sendable {
         return item
     }
 
-    /// The contents of the file that holds `plaintext` as `item`.
-    func seal(_ plaintext: Data, as item: VaultItem) throws -> Data {
+    /// The file name of the item of the key whose canonical form is `name`: the hex HMAC of its UTF-8 and
+    /// ``itemExtension``.
+    private func fileName(ofCanonical name: String) -> String {
+        FileNameEncoding.hex(CryptoPrimitives.authenticationCode(for: Data(name.utf8), using: nameKey))
+            + Self.itemExtension
+    }
+
+    /// The data AES-GCM authenticates with the format-2 item in the file named `fileName`.
+    private static func associatedData(ofFileNamed fileName: String) -> Data {
+        var associatedData = Data([itemFormat])
+        associatedData.append(contentsOf: "forge-crypt.v2.item\u{0}".utf8)
+        associatedData.append(contentsOf: fileName.utf8)
+        return associatedData
+    }
+
+    /// The contents of the format-2 file that holds `secret` as `item`, its key name sealed beside it.
+    func seal(_ secret: Data, as item: VaultItem) throws -> Data {
+        let name = Data(item.name.utf8)
+        guard let nameLength = UInt32(exactly: name.count) else {
+            throw CryptStoreError.encodingFailed(key: item.name, underlying: "the key name is too long for an item")
+        }
+        var plaintext = Data(capacity: Self.nameLengthByteCount + name.count + secret.count)
+        withUnsafeBytes(of: nameLength.bigEndian) { plaintext.append(contentsOf: $0) }
+        plaintext.append(name)
+        plaintext.append(secret)
         var file = Data([Self.itemFormat])
-        file.append(try CryptoPrimitives.seal(plaintext, using: itemKey, authenticating: item.associatedData))
+        file.append(
+            try CryptoPrimitives.seal(
+                plaintext,
+                using: itemKey,
+                authenticating: Self.associatedData(ofFileNamed: item.fileName)
+            )
+        )
         return file
     }
 
-    /// The plaintext of a file read as `item`, or nil when the file does not authenticate.
+    /// The secret of a file read as `item`, in either format, or nil when the file does not authenticate or its
+    /// sealed name is not the item's.
     func open(_ file: Data, as item: VaultItem) -> Data? {
-        guard file.first == Self.itemFormat else { return nil }
-        return CryptoPrimitives.open(file.dropFirst(), using: itemKey, authenticating: item.associatedData)
+        switch file.first {
+        case Self.itemFormat:
+            guard let (name, secret) = openNamed(file, fileName: item.fileName),
+                name.utf8.elementsEqual(item.name.utf8)
+            else { return nil }
+            return secret
+        case Self.legacyItemFormat:
+            return CryptoPrimitives.open(file.dropFirst(), using: itemKey, authenticating: item.legacyAssociatedData)
+        default:
+            return nil
+        }
+    }
+
+    /// What a file named `fileName` in the vault folder holds, for listing the keys.
+    func listedItem(_ file: Data, fileName: String) -> ListedItem {
+        switch file.first {
+        case Self.itemFormat:
+            // The sealed name must be the one the file is named after: a swapped or copied file never lists.
+            guard let (name, _) = openNamed(file, fileName: fileName),
+                fileName == self.fileName(ofCanonical: name)
+            else { return .tampered }
+            return .named(name)
+        case Self.legacyItemFormat:
+            return .unnamed
+        default:
+            return .tampered
+        }
+    }
+
+    /// The sealed key name and secret of the format-2 `file` named `fileName`, or nil when it does not
+    /// authenticate or its plaintext is not a name and a secret.
+    private func openNamed(_ file: Data, fileName: String) -> (name: String, secret: Data)? {
+        guard
+            let plaintext = CryptoPrimitives.open(
+                file.dropFirst(),
+                using: itemKey,
+                authenticating: Self.associatedData(ofFileNamed: fileName)
+            )
+        else { return nil }
+        let bytes = [UInt8](plaintext)
+        guard bytes.count >= Self.nameLengthByteCount else { return nil }
+        let nameLength = bytes[..<Self.nameLengthByteCount].reduce(0) { $0 << 8 | Int($1) }
+        let nameEnd = Self.nameLengthByteCount + nameLength
+        guard nameEnd <= bytes.count else { return nil }
+        let nameBytes = bytes[Self.nameLengthByteCount..<nameEnd]
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        // Only UTF-8 is ever sealed: bytes that decode to something else are not a name this vault wrote.
+        guard name.utf8.elementsEqual(nameBytes) else { return nil }
+        return (name, Data(bytes[nameEnd...]))
     }
 }

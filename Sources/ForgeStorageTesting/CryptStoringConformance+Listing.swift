@@ -1,0 +1,72 @@
+internal import ForgeCrypt
+internal import Foundation
+internal import Testing
+
+/// The checks of `keys()`: a secret store lists exactly what it holds, sorted, in canonical form, and every
+/// handle on its storage lists the same.
+extension CryptStoringConformance {
+    /// The checks of `keys()`, part of ``checks``.
+    static var listingChecks: [Check] {
+        [
+            Check("keys lists exactly the keys that hold a secret, sorted", keysListsExactlyWhatIsStored),
+            Check("keys lists hostile key names as they were given, in canonical form", keysListsHostileKeyNames),
+            Check("another handle on the same storage lists the same keys", anotherHandleListsTheSameKeys),
+        ]
+    }
+
+    private static func keysListsExactlyWhatIsStored(_ subject: Subject) async throws {
+        let store = subject.store
+        #expect(try store.keys() == [])
+        for name in ["b", "a", "c.d", "A", "auth.access"] {
+            try store.set("secret", for: CryptKey<String>(key: name))
+        }
+        try store.set("replaced", for: CryptKey<String>(key: "a"))
+        try subject.neighbour?.set("kept", for: CryptKey<String>(key: "neighbour.only"))
+        #expect(try store.keys() == ["A", "a", "auth.access", "b", "c.d"])
+
+        try store.delete(CryptKey<String>(key: "b"))
+        try store.delete(CryptKey<String>(key: "never.stored"))
+        #expect(try store.keys() == ["A", "a", "auth.access", "c.d"])
+
+        try store.deleteAll()
+        #expect(try store.keys() == [])
+        if let neighbour = subject.neighbour { #expect(try neighbour.keys() == ["neighbour.only"]) }
+        try store.set(Data([1, 2, 3]), for: CryptKey<Data>(key: "usable.again"))
+        #expect(try store.keys() == ["usable.again"])
+    }
+
+    private static func keysListsHostileKeyNames(_ subject: Subject) async throws {
+        let store = subject.store
+        // Both spellings of "café" are one key; "clé" is given in NFD only and listed in NFC.
+        let names =
+            hostileKeys + [
+                "caf\u{E9}", "cafe\u{301}", "cle\u{301}", "a/b/../c", "dots...", ".secret", "vault.json",
+                String(repeating: "long-", count: 2_000),
+            ]
+        for name in names {
+            try store.set("secret", for: CryptKey<String>(key: name))
+        }
+        let expected = Set(names.map(\.precomposedStringWithCanonicalMapping)).sorted()
+        let listed = try store.keys()
+        #expect(listed == expected)
+        // Swift's `==` ignores the spelling: compare the bytes, so every key is in NFC.
+        #expect(listed.map { Array($0.utf8) } == expected.map { Array($0.utf8) }, "keys are listed in NFC")
+        for name in listed {
+            #expect(try store.get(CryptKey<String>(key: name)) == "secret", "listed key \(name.debugDescription)")
+        }
+    }
+
+    private static func anotherHandleListsTheSameKeys(_ subject: Subject) async throws {
+        guard let reopen = subject.reopen else { return }
+        let first = subject.store
+        try first.set("access", for: SuiteKeys.token)
+        try first.set(Data([0, 1]), for: SuiteKeys.blob)
+        let second = try reopen()
+        #expect(try second.keys() == [SuiteKeys.token.key, SuiteKeys.blob.key])
+
+        try second.delete(SuiteKeys.token)
+        try second.set("refresh", for: SuiteKeys.refresh)
+        #expect(try first.keys() == [SuiteKeys.refresh.key, SuiteKeys.blob.key])
+        #expect(try first.keys() == second.keys())
+    }
+}
