@@ -9,10 +9,10 @@ internal import ForgeCore
 ///
 /// | Failure | `InMemoryKVStore` (as `DiskKVStore`) | `InMemoryFileStore` (as `DiskFileStore`) | `InMemoryCrypt` |
 /// |---|---|---|---|
-/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed` with `.outOfSpace` | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed(key:underlying: .outOfSpace)` and the like (`keys()`: `listFailed`), as the vault |
+/// | ``outOfSpace`` | `writeFailed` / `removeFailed` / `removeAllFailed` (`value(for:)`: `readFailed`; `keys()`: `listFailed`) with `.outOfSpace` | `writeFailed(path:reason: .outOfSpace)` and the like | `writeFailed(key:underlying: .outOfSpace)` and the like (`keys()`: `listFailed`), as the vault |
 /// | ``permissionDenied`` | the same cases with `.permissionDenied` | `readFailed`/`writeFailed`/`deleteFailed`/`listFailed` with `.permissionDenied` | `readFailed`/`writeFailed`/`removeFailed`/`removeAllFailed`/`listFailed` with `.permissionDenied`, as the vault |
 /// | ``deviceLocked`` | the same cases with `.permissionDenied` (data protection) | `.permissionDenied`, as data protection refuses to open the file | `notAccessibleNow(key:)`, as the Keychain |
-/// | ``corruptData`` | a read returns nil, as a disk store reads a damaged file | `load` returns the first half of the file (a torn copy), which `loadJSON` refuses with `decodingFailed` | `get` throws `tamperedItem(key:)` when a secret is stored |
+/// | ``corruptData`` | `get` returns nil and `value(for:)` throws `decodingFailed`, as for a damaged file on disk | `load` returns the first half of the file (a torn copy), which `loadJSON` refuses with `decodingFailed` | `get` throws `tamperedItem(key:)` when a secret is stored |
 ///
 /// `KVStoring.get(_:)` and `contains` do not throw, so a fault on them shows as a disk shows
 /// it: any read fault makes `get` return nil. A fault on `contains` or `exists` (`StoreOperation.exists`)
