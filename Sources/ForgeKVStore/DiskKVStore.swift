@@ -123,7 +123,8 @@ extension DiskKVStore: KVStoring {
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when the file's JSON does not decode as `T`
     ///   (also a damaged file), or ``KVStoreError/readFailed(key:underlying:)`` when the file cannot be read (a
-    ///   folder or a link in its place, a denied permission).
+    ///   folder or a link in its place, a denied permission). A key too long for a file name is found by the key
+    ///   written in its file, so a damaged file of such a key cannot be told from another key's and reads as nil.
     public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
         try key.resolvingMigrations(in: self) { plain in
             switch KeyFileName(key: plain.key) {
@@ -169,11 +170,12 @@ extension DiskKVStore: KVStoring {
 
     /// Removes `key`'s file, and those of the older names its migrations read.
     ///
-    /// Succeeds when there is none.
+    /// The older names go first and the key last, so a remove cut short (a crash, a failure) leaves the current
+    /// value readable rather than bringing an older one back through a migration. Succeeds when there is none.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        for name in key.storedNames {
+        for name in key.storedNames.reversed() {
             try removeFile(of: name)
         }
     }

@@ -19,7 +19,9 @@
 ///   older version of the app that shares the store (an extension not yet updated) still reads it. The first
 ///   `set` stores the current type under the key, which reads find first from then on.
 /// - `remove` removes the value under the key and under every older name its migrations read, so a removed
-///   value is never migrated back; `contains` is true when any of them holds a value.
+///   value is never migrated back; `contains` is true when any of them holds a value. So name as older only
+///   names the app no longer uses as keys of their own: a migration from a name another part of the app still
+///   reads and writes makes `remove` delete that key's value too.
 /// - A value that neither decodes nor migrates throws ``KVStoreError/decodingFailed(key:underlying:)`` from
 ///   ``KVStoring/value(for:)``, and reads as nil from ``KVStoring/get(_:)``, which reports it.
 public struct KVMigration<Value: Codable & Sendable>: Sendable {

@@ -5,7 +5,10 @@ extension KVStoring {
     /// `value(for:)` existed.
     ///
     /// It cannot tell a stored nil from a value that does not decode when `T` is an optional (it answers
-    /// `.some(nil)`); implement `value(for:)` with ``KVKey/resolvingMigrations(in:plainRead:)`` to report it.
+    /// `.some(nil)`), nor a value that does not decode from one the store failed to read (both throw
+    /// `decodingFailed`), and its two calls are not one atomic read: a value set between them by another caller
+    /// can read as undecodable. Implement `value(for:)` with ``KVKey/resolvingMigrations(in:plainRead:)`` to do
+    /// better; do not implement `get` through `value(for:)` while keeping this one, which calls `get`.
     public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
         try key.resolvingMigrations(in: self) { plain in
             if let value = get(plain) { return value }

@@ -21,10 +21,12 @@
 /// ``value(for:)``. A key's ``KVKey/migrations`` read what older versions of an app stored (``KVMigration``).
 ///
 /// ``value(for:)`` and ``keys()`` came after the first five requirements: a store written before them still
-/// compiles, with a ``value(for:)`` built on its `get` and `contains` and a ``keys()`` that throws
-/// ``KVStoreError/listFailed(underlying:)``. The conformance suite (`KVStoringConformance` in
-/// ForgeStorageTesting) holds a store to all of it; see ``KVKey/resolvingMigrations(in:plainRead:)`` for a
-/// store's own `value(for:)`.
+/// compiles, with a ``value(for:)`` built on its `get` and `contains` (migrations then work through
+/// ``value(for:)`` only) and a ``keys()`` that throws ``KVStoreError/listFailed(underlying:)``. The conformance
+/// suite (`KVStoringConformance` in ForgeStorageTesting) holds a store to all of it, which a store meets by
+/// implementing ``value(for:)`` with ``KVKey/resolvingMigrations(in:plainRead:)``, `get` as
+/// `(try? value(for: key)) ?? nil`, `contains` and `remove` over every name of ``KVKey/storedNames`` (removing
+/// the older names first), and ``keys()``.
 public protocol KVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`, even
     /// through the key's migrations. Use ``value(for:)`` to tell the two apart.
@@ -48,7 +50,9 @@ public protocol KVStoring: Sendable {
     func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws
 
     /// Removes the value stored for `key`, and the values stored under the older names its migrations read.
-    /// Removing a key that holds nothing succeeds.
+    ///
+    /// The older names are removed first and the key last, so a remove cut short never brings an older value
+    /// back through a migration. Removing a key that holds nothing succeeds.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the value cannot be removed.
     func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws

@@ -202,7 +202,8 @@ extension UserDefaultsKVStore: KVStoring {
     /// Never throws: a property list that cannot be written is reported by ``flush()``.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         synchronizer.write {
-            for name in key.storedNames { defaults.removeObject(forKey: self.name(name)) }
+            // Older names first, as DiskKVStore does: what another process reads meanwhile is never an older value.
+            for name in key.storedNames.reversed() { defaults.removeObject(forKey: self.name(name)) }
         }
     }
 
@@ -216,10 +217,22 @@ extension UserDefaultsKVStore: KVStoring {
     /// The keys of ``domainName``'s persistent domain, sorted: those this store and others wrote to the domain,
     /// and none of other domains (the global domain, registered defaults, other suites).
     ///
-    /// On Linux it first loads the property list again when another process changed it, and includes the changes
-    /// not yet written to it.
+    /// Names other code wrote in another Unicode spelling than NFC are left out: the store reads and writes each
+    /// key in NFC, so it could not read them. On Linux it first writes the changes not yet written, as
+    /// ``flush()`` does (`UserDefaults` lists the app's own domain from its property list only), and loads the
+    /// property list again when another process changed it.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the changes not yet written cannot be written.
     public func keys() throws -> [String] {
-        synchronizer.read { Array((defaults.persistentDomain(forName: domainName) ?? [:]).keys) }.sorted()
+        #if !canImport(Darwin)
+        do {
+            try flush()
+        } catch {
+            throw KVStoreError.listFailed(underlying: error.reason ?? "the property list could not be written")
+        }
+        #endif
+        let names = synchronizer.read { Array((defaults.persistentDomain(forName: domainName) ?? [:]).keys) }
+        return names.filter { $0.unicodeScalars.elementsEqual(name($0).unicodeScalars) }.sorted()
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.

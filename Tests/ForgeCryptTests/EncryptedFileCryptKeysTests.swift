@@ -221,6 +221,8 @@ struct EncryptedFileCryptKeysTests {
             try Data("torn".utf8).write(to: root.appendingPathComponent(TemporaryName.make(for: itemName)))
             try Data("x".utf8).write(to: root.appendingPathComponent(".hidden.secret"))
             try Data("notes".utf8).write(to: root.appendingPathComponent("notes.txt"))
+            try Data("a backup".utf8).write(to: root.appendingPathComponent("backup.secret"))
+            try Data("x".utf8).write(to: root.appendingPathComponent(String(repeating: "A", count: 64) + ".secret"))
             try ForeignFiles.createFolder(atPath: root.appendingPathComponent("folder.secret").path)
             let outside = folder.appendingPathComponent("outside")
             try Data(contentsOf: store.fileURL(for: token)).write(to: outside)
@@ -230,6 +232,9 @@ struct EncryptedFileCryptKeysTests {
             )
 
             #expect(try store.keys() == [token.key])
+            #expect(try store.itemCount() == 1)
+            try store.deleteAll()
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("backup.secret").path))
         }
     }
 

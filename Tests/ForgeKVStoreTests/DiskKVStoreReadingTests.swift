@@ -65,6 +65,21 @@ struct DiskKVStoreReadingTests {
         }
     }
 
+    @Test func aRemoveCutShortLeavesTheCurrentValueNotAnOlderOne() async throws {
+        try await withTemporaryFolder { folder in
+            let store = DiskKVStore(directory: .custom(folder), namespace: "settings")
+            let current = KVKey<Int>("count", migrations: .renamed(from: "count.v1"))
+            try store.set(current, value: 2)
+            // The older name's file cannot be removed: a folder with something in it stands in its place.
+            let older = try #require(store.fileURL(for: KVKey<Int>("count.v1")))
+            try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: older.appendingPathComponent("inside"))
+
+            #expect(throws: KVStoreError.self) { try store.remove(current) }
+            #expect(try store.value(for: current) == 2)
+        }
+    }
+
     @Test func aSecondHandleAndAnOutsideWriterAreListedAlike() async throws {
         try await withTemporaryFolder { folder in
             let first = DiskKVStore(directory: .custom(folder), namespace: "shared")

@@ -123,6 +123,25 @@ struct UserDefaultsKVStoreTests {
         }
     }
 
+    @Test func keysOfTheStandardStoreHoldWhatWasSetOrRemovedSinceTheLastFlush() throws {
+        let store = UserDefaultsKVStore()
+        let key = KVKey<Int>("forge.tests.standard.keys.\(UUID().uuidString)")
+        defer { UserDefaults.standard.removeObject(forKey: key.key) }
+        try store.set(key, value: 1)
+        #expect(try store.keys().contains(key.key))
+        try store.remove(key)
+        #expect(try !store.keys().contains(key.key))
+    }
+
+    @Test func keysLeaveOutNamesOtherCodeWroteInAnotherSpellingThanNFC() throws {
+        try withSuite { store, defaults in
+            defaults.set(1, forKey: "cafe\u{301}")
+            try store.set(KVKey<Int>("plain"), value: 2)
+            #expect(try store.keys().map { Array($0.unicodeScalars) } == [Array("plain".unicodeScalars)])
+            #expect(try store.value(for: KVKey<Int>("caf\u{E9}")) == nil)
+        }
+    }
+
     @Test func readsWithAnotherTypeGiveWhatTheDiskStoreGives() async throws {
         try await withTemporaryFolder { folder in
             try withSuite { store, _ in

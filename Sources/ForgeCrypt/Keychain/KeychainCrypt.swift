@@ -163,7 +163,9 @@ extension KeychainCrypt: CryptStoring {
     /// The accounts of this store's service, access group and synchronizable setting, sorted: its keys, in the
     /// NFC form the store writes them in.
     ///
-    /// An account found in two access groups (when the store names none) is listed once.
+    /// An account found in two access groups (when the store names none) is listed once. An account other code
+    /// spelled in another Unicode form than NFC is left out: the store asks for each key in NFC, so it cannot
+    /// read that item (``deleteAll()`` still removes it).
     ///
     /// - Returns: The keys, sorted.
     /// - Throws: The Keychain's status as a ``CryptStoreError``, for example
@@ -175,8 +177,12 @@ extension KeychainCrypt: CryptStoring {
         let result = keychain.copyAccounts(query)
         switch result.status {
         case KeychainStatus.success:
-            // Items written by other code may spell an account in NFD; the store's keys are NFC.
-            return Set(result.accounts.map(FileNameEncoding.canonicalForm(of:))).sorted()
+            // An account other code spelled in another form than NFC is not one this store can read (it asks for
+            // each key in NFC), so it is not listed.
+            let readable = result.accounts.filter {
+                $0.unicodeScalars.elementsEqual(FileNameEncoding.canonicalForm(of: $0).unicodeScalars)
+            }
+            return Set(readable).sorted()
         case KeychainStatus.itemNotFound:
             return []
         default:

@@ -125,8 +125,14 @@ public struct EncryptedFileCrypt: Sendable {
     }
 
     /// Whether `entry` has the name of an item file, whatever it is.
+    ///
+    /// An item's name is a keyed hash in lowercase hex (64 digits) and `VaultKeys.itemExtension`; other files (a
+    /// `backup.secret` someone left) are not the vault's.
     static func hasItemName(_ entry: FolderEntry) -> Bool {
-        entry.kind != .folder && entry.name.hasSuffix(VaultKeys.itemExtension) && !entry.name.hasPrefix(".")
+        guard entry.kind != .folder, entry.name.hasSuffix(VaultKeys.itemExtension) else { return false }
+        let hash = entry.name.utf8.dropLast(VaultKeys.itemExtension.utf8.count)
+        let hexDigits = Set("0123456789abcdef".utf8)
+        return hash.count == 64 && hash.allSatisfy(hexDigits.contains)
     }
 }
 
