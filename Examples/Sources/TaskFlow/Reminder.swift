@@ -16,24 +16,16 @@ public struct Reminder: Codable, Sendable, Equatable {
         self.minute = minute
         self.days = days
     }
-
-    /// The reminder of a user who never chose one: 9:00, Monday to Friday.
-    public static let standard = Reminder(hour: 9, minute: 0, days: Weekday.workdays)
 }
 
 extension Reminder {
+    /// The reminder of a user who never chose one: 9:00, Monday to Friday.
+    public static let standard = Reminder(hour: 9, minute: 0, days: Weekday.workdays)
+
     /// Version 1's reminder as version 2 reads it: the same time, every day, as version 1 fired it.
     ///
     /// - Parameter reminder: What version 1 stored.
     public init(everyDayAt reminder: ReminderV1) {
         self.init(hour: reminder.hour, minute: reminder.minute, days: Weekday.allCases)
-    }
-}
-
-extension Reminder: CustomStringConvertible {
-    /// The time and the days, for example `09:00 on monday, tuesday`.
-    public var description: String {
-        let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-        return "\(time) on \(days.map(\.rawValue).joined(separator: ", "))"
     }
 }

@@ -3,7 +3,8 @@
 /// It stays after version 2 replaced it with ``Reminder``, as the type ``TaskKeys/reminder``'s migration decodes:
 /// a user who updates keeps the reminder version 1 stored (read as ``Reminder/init(everyDayAt:)``), and an older
 /// copy of the app sharing the store (a widget not yet updated) still reads it, since a read never writes back.
-/// Remove it only once no stored value can be of this type.
+/// For the same reason a user who never changes the reminder keeps version 1's value stored for good: the type
+/// stays as long as the app may meet such a value.
 public struct ReminderV1: Codable, Sendable, Equatable {
     /// The hour, 0 to 23.
     public var hour: Int
