@@ -58,7 +58,8 @@ struct DataRoot {
 
     /// The namespace's kind.
     ///
-    /// - Throws: ``ForgeError/unknownNamespace(_:root:known:)`` when the folder holds no such namespace.
+    /// - Throws: ``ForgeError/unknownNamespace(_:root:known:)`` when the folder holds no such namespace, or
+    ///   `KVStoreError.listFailed` when its folder cannot be listed.
     func kind(of namespace: String) throws -> StoreKind {
         let known = try namespaces()
         guard known.contains(namespace) else {
@@ -70,7 +71,7 @@ struct DataRoot {
         let visible = entries.filter { !$0.hasPrefix(".") }
         if visible.isEmpty { return .empty }
         // A key-value store holds nothing but the files of its keys.
-        return store.storedKeys().count == visible.count ? .keyValue : .files
+        return try store.keys().count == visible.count ? .keyValue : .files
     }
 
     /// The namespace's kind, which must be `expected` (an empty folder passes as any kind).

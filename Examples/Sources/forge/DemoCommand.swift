@@ -57,7 +57,13 @@ struct DemoCommand: AsyncParsableCommand {
             let avatar = try? await files.load(TaskFlowService.avatarPath)
             print("Found the state an earlier run kept:")
             print("  signed in with token \(Self.masked(token))")
-            print("  onboarding completed: \(settings.hasCompletedOnboarding)")
+            // Read with `value(for:)`, so a flag that does not decode is shown as such, not as "false".
+            let onboarding = TypedKey(TaskKeys.onboarding)
+            if let note = onboarding.check(in: preferences).note(typeName: onboarding.typeName) {
+                print("  onboarding: \(note)")
+            } else {
+                print("  onboarding completed: \(settings.hasCompletedOnboarding)")
+            }
             print("  avatar: \(avatar.map { "\($0.count) bytes" } ?? "missing")")
         } else {
             print("Nothing stored yet: signing the demo user in.")
@@ -69,9 +75,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         print("")
         print("Stored:")
-        for key in preferences.storedKeys() {
-            let json = preferences.rawJSON(forKey: key).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-            print("  setting  \(key) = \(json)")
+        for key in try preferences.keys() {
+            print("  setting  \(key) = \(KeyReport.read(key, from: preferences).text)")
         }
         print("           in \(preferences.folderURL.path)/")
         for file in try await files.allFiles() {

@@ -13,6 +13,9 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
     /// `files cat` would write a file that is not plain text to a terminal.
     case binaryToTerminal(path: String)
     case corruptValue(key: String, namespace: String)
+    /// The value of a key TaskFlow declares is JSON, but does not decode as the type TaskFlow reads it as, even
+    /// through the key's migrations: the app's `get` reads it as nil, its `value(for:)` throws.
+    case undecodableValue(key: String, namespace: String, type: String, reason: String)
     case notJSON(String)
     case missingKeyFile(String)
     /// No secret is stored under the `--reveal` keys in any of the vaults inspected (which may be none).
@@ -46,6 +49,9 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
                 + "forge files cat \(path) > FILE."
         case .corruptValue(let key, let namespace):
             "The file of key '\(key)' in namespace '\(namespace)' is corrupt: it does not hold JSON."
+        case .undecodableValue(let key, let namespace, let type, let reason):
+            "The value of key '\(key)' in namespace '\(namespace)' does not decode as \(type), the type TaskFlow "
+                + "reads it as, so TaskFlow cannot read it: \(reason)"
         case .notJSON(let text):
             "'\(text)' is not JSON. Quote strings ('\"text\"'), or pass --string to store the text as a string."
         case .missingKeyFile(let path):

@@ -11,8 +11,10 @@ struct InspectCommand: AsyncParsableCommand {
             Secrets stay hidden: a vault shows its item count only. Name the secrets to show with \
             --reveal KEY (repeatable); the vault opens with the key file (--key-file, default \
             <root>/master.key), or with --passphrase for a vault made with one (the value of \
-            FORGE_PASSPHRASE, or typed at a prompt). Exits with a non-zero status when a value is corrupt or \
-            a revealed key has no secret.
+            FORGE_PASSPHRASE, or typed at a prompt). A key TaskFlow declares whose value does not decode as \
+            the type TaskFlow reads it as is marked "does not decode as TYPE", and one stored by an older \
+            version that the key's migration reads is marked as such. Exits with a non-zero status when a value \
+            is corrupt or does not decode, or a revealed key has no secret.
             """
     )
 
@@ -33,15 +35,24 @@ struct InspectCommand: AsyncParsableCommand {
     @OptionGroup var vaultKey: VaultKeyOptions
 
     func run() async throws {
-        try await run(environment: ProcessInfo.processInfo.environment)
+        var output = StandardOutput()
+        try await run(environment: ProcessInfo.processInfo.environment, to: &output)
     }
 
-    /// Prints the report, reading a passphrase from `environment` when `--passphrase` asks for one.
+    /// Prints the report to standard output, reading a passphrase from `environment` when `--passphrase` asks for
+    /// one, as ``run(environment:to:)`` does.
+    func run(environment: [String: String]) async throws {
+        var output = StandardOutput()
+        try await run(environment: environment, to: &output)
+    }
+
+    /// Writes the report to `output`, reading a passphrase from `environment` when `--passphrase` asks for one.
     ///
     /// - Throws: ``ForgeError/missingSecrets(_:vaults:)`` when a `--reveal` key has a secret in none of the
-    ///   vaults inspected, ``ForgeError/problemsFound(_:)`` when a value is corrupt (both after the report is
-    ///   printed), or the errors of the folder, the namespaces and the master key.
-    func run(environment: [String: String]) async throws {
+    ///   vaults inspected, ``ForgeError/problemsFound(_:)`` when a value is corrupt or does not decode as the
+    ///   type TaskFlow reads it as (both after the report is written), or the errors of the folder, the
+    ///   namespaces, the listing of a key-value store and the master key.
+    func run(environment: [String: String], to output: inout some CommandOutput) async throws {
         guard !revealedKeys.contains("") else { throw ForgeError.emptyKey }
         let root = try options.existingRoot()
         let namespaces = try namespace.map { [$0] } ?? root.namespaces()
@@ -56,9 +67,9 @@ struct InspectCommand: AsyncParsableCommand {
             reports.append(try await report(for: name, kind: kind, in: root, masterKey: masterKey))
         }
         if json {
-            print(try Self.jsonText(root: root, reports: reports))
+            output.write(line: try Self.jsonText(root: root, reports: reports))
         } else {
-            print(Self.text(root: root, reports: reports))
+            output.write(line: Self.text(root: root, reports: reports))
         }
         let missing = Self.keysWithoutSecret(revealedKeys, in: reports)
         if !missing.isEmpty {
@@ -88,10 +99,8 @@ struct InspectCommand: AsyncParsableCommand {
         switch kind {
         case .keyValue:
             let store = DiskKVStore(directory: root.directory, namespace: namespace)
-            let values = store.storedKeys()
-                .map { key in
-                    KeyReport(key: key, json: store.rawJSON(forKey: key).flatMap(KeyReport.parse))
-                }
+            // `keys()`, not `storedKeys()`: a folder that cannot be listed is an error, not an empty store.
+            let values = try store.keys().map { KeyReport.read($0, from: store) }
             return NamespaceReport(name: namespace, kind: kind, folder: store.folderURL.path, content: .values(values))
         case .files:
             let store = DiskFileStore(directory: root.directory, namespace: namespace)
@@ -135,7 +144,7 @@ struct InspectCommand: AsyncParsableCommand {
             switch report.content {
             case .values(let values):
                 for value in values {
-                    lines.append("  \(value.key) = \(value.json?.text ?? "CORRUPT: the file does not hold JSON")")
+                    lines.append("  \(value.key) = \(value.text)")
                 }
             case .files(let files):
                 let width = files.map { String($0.size).count }.max() ?? 0
@@ -159,10 +168,7 @@ struct InspectCommand: AsyncParsableCommand {
             var object: [String: Any] = ["name": report.name, "kind": report.kind.rawValue, "folder": report.folder]
             switch report.content {
             case .values(let values):
-                object["values"] = values.map { value -> [String: Any] in
-                    if let json = value.json { return ["key": value.key, "value": json.object] }
-                    return ["key": value.key, "error": "the file does not hold JSON"]
-                }
+                object["values"] = values.map(\.jsonObject)
             case .files(let files):
                 object["files"] = files.map {
                     ["path": $0.path, "size": $0.size, "modified": Self.dateText($0.modificationDate)] as [String: Any]
@@ -217,7 +223,7 @@ struct NamespaceReport {
 
     var problemCount: Int {
         guard case .values(let values) = content else { return 0 }
-        return values.filter { $0.json == nil }.count
+        return values.filter(\.isProblem).count
     }
 
     private static func count(_ count: Int, _ noun: String) -> String {
@@ -234,9 +240,51 @@ struct KeyReport {
 
     var key: String
     var json: JSON?
+    /// The type TaskFlow reads the key as, and how the value reads as it; nil for a key TaskFlow does not
+    /// declare, and for a corrupt file.
+    var typeCheck: (typeName: String, check: TypeCheck)?
 
     static func parse(_ data: Data) -> JSON? {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else { return nil }
         return JSON(text: String(decoding: data, as: UTF8.self), object: object)
+    }
+
+    /// The report of `key` in `store`: its JSON as stored, and, for a key TaskFlow declares, whether it reads
+    /// as the key's type.
+    static func read(_ key: String, from store: DiskKVStore) -> KeyReport {
+        let json = store.rawJSON(forKey: key).flatMap(parse)
+        let typed = json == nil ? nil : TypedKey.taskFlow(named: key)
+        return KeyReport(key: key, json: json, typeCheck: typed.map { ($0.typeName, $0.check(in: store)) })
+    }
+
+    /// Whether the app cannot read the value: the file is corrupt, or the value does not decode as the type.
+    var isProblem: Bool {
+        json == nil || typeCheck?.check.isProblem == true
+    }
+
+    /// The note on how the value reads as the key's type, or nil when there is nothing to say.
+    var note: String? {
+        typeCheck.flatMap { $0.check.note(typeName: $0.typeName) }
+    }
+
+    /// The value's JSON and the note, as `inspect` and `demo` show them.
+    var text: String {
+        guard let json else { return "CORRUPT: the file does not hold JSON" }
+        return note.map { "\(json.text)  (\($0))" } ?? json.text
+    }
+
+    /// The key, its value and the type it is read as, as `inspect --json` shows them.
+    var jsonObject: [String: Any] {
+        guard let json else { return ["key": key, "error": "the file does not hold JSON"] }
+        var object: [String: Any] = ["key": key, "value": json.object]
+        if let typeCheck {
+            object["type"] = typeCheck.typeName
+            switch typeCheck.check {
+            case .decodes: break
+            case .migrates: object["migrated"] = true
+            case .doesNotDecode, .unreadable: object["error"] = note
+            }
+        }
+        return object
     }
 }

@@ -30,12 +30,30 @@ struct KVCommand: AsyncParsableCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a key's value as JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a key's value as JSON.",
+            discussion: """
+                For a key TaskFlow declares, the value is also read as the type TaskFlow reads it as: one that \
+                does not decode as it is printed, then reported as an error, so it is not taken for a value \
+                the app reads.
+                """
+        )
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The key.") var key: String
 
         func run() async throws {
+            var output = StandardOutput()
+            try await run(to: &output)
+        }
+
+        /// Writes the value's JSON to `output`.
+        ///
+        /// - Throws: ``ForgeError/missingKey(_:namespace:)``, ``ForgeError/corruptValue(key:namespace:)``,
+        ///   ``ForgeError/undecodableValue(key:namespace:type:reason:)`` after the JSON is written, for a key
+        ///   TaskFlow declares whose value does not decode as its type, or the errors of
+        ///   ``StoreOptions/store(forKey:)``.
+        func run(to output: inout some CommandOutput) async throws {
             let store = try options.store(forKey: key)
             guard let data = store.rawJSON(forKey: key) else {
                 throw ForgeError.missingKey(key, namespace: options.namespace)
@@ -43,7 +61,21 @@ struct KVCommand: AsyncParsableCommand {
             guard KeyReport.parse(data) != nil else {
                 throw ForgeError.corruptValue(key: key, namespace: options.namespace)
             }
-            print(String(decoding: data, as: UTF8.self))
+            output.write(line: String(decoding: data, as: UTF8.self))
+            guard let typed = TypedKey.taskFlow(named: key) else { return }
+            switch typed.check(in: store) {
+            case .decodes, .migrates, .unreadable:
+                // A read that fails right after the JSON was read is a race with another process, not the value's
+                // fault: the JSON printed is what the store held.
+                break
+            case .doesNotDecode(let reason):
+                throw ForgeError.undecodableValue(
+                    key: key,
+                    namespace: options.namespace,
+                    type: typed.typeName,
+                    reason: reason
+                )
+            }
         }
     }
 
