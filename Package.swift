@@ -69,6 +69,12 @@ let package = Package(
             dependencies: ["ForgeCrypt", "ForgeCore", "ForgeStorageTesting", "ForgeTestSupport"]
         ),
         .testTarget(name: "ForgeStorageTestingTests", dependencies: ["ForgeStorageTesting", "ForgeCore"]),
+        // Mutation testing of the conformance suites: correct reference stores, and broken variants each suite
+        // must catch.
+        .testTarget(
+            name: "ForgeConformanceMutationTests",
+            dependencies: ["ForgeStorageTesting", "ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore"]
+        ),
 
         // Test-only helpers (seeded generator, hostile names, crash plan, small volumes); not a product.
         .target(name: "ForgeTestSupport", path: "Tests/ForgeTestSupport"),

@@ -8,16 +8,20 @@ public import Testing
 ///
 /// ```swift
 /// @Test(arguments: KVStoringConformance.checks)
-/// func behavesLikeEveryKVStore(_ check: ConformanceCheck<any KVStoring>) async throws {
+/// func behavesLikeEveryKVStore(_ check: KVStoringConformance.Check) async throws {
 ///     try await check.run(on: MyKVStore())
 /// }
 /// ```
 ///
 /// A failed check reads like a sentence: `behavesLikeEveryKVStore(_:)` with the argument
-/// "remove makes the key unset".
+/// "remove makes the key unset". A check that needs what the subject does not offer (a second handle on the same
+/// storage, a neighbouring store) is skipped: reported as cancelled, with the reason, and never as passed.
 public struct ConformanceCheck<Subject: Sendable>: Sendable {
     /// The behaviour the check pins down, as a sentence: "remove makes the key unset".
     public let name: String
+
+    /// Why the check cannot run against a subject, or nil when it can.
+    private let unmetNeed: @Sendable (Subject) -> String?
 
     /// Runs the check's expectations against a subject.
     private let body: @Sendable (Subject) async throws -> Void
@@ -28,15 +32,43 @@ public struct ConformanceCheck<Subject: Sendable>: Sendable {
     ///   - name: The behaviour, as a sentence.
     ///   - body: The expectations, recorded with `#expect` and `#require`.
     public init(_ name: String, _ body: @escaping @Sendable (Subject) async throws -> Void) {
+        self.init(name, unmetNeed: { _ in nil }, body)
+    }
+
+    /// Creates a check that runs only against subjects for which `unmetNeed` returns nil.
+    init(
+        _ name: String,
+        unmetNeed: @escaping @Sendable (Subject) -> String?,
+        _ body: @escaping @Sendable (Subject) async throws -> Void
+    ) {
         self.name = name
+        self.unmetNeed = unmetNeed
         self.body = body
+    }
+
+    /// Why the check is skipped for `subject` (it needs a second handle or a neighbour the subject lacks), or nil
+    /// when it runs.
+    ///
+    /// - Returns: The reason, as a sentence naming what to give the subject.
+    public func skipReason(for subject: Subject) -> String? {
+        unmetNeed(subject)
     }
 
     /// Runs the check against `subject`, a fresh, empty store, recording any failed expectation as an issue
     /// of the current test.
     ///
+    /// A check the subject cannot run (see ``skipReason(for:)``) cancels the current test case, which Swift
+    /// Testing reports as skipped with the reason (before Swift 6.3, it returns without checking anything).
+    ///
     /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
     public func run(on subject: Subject) async throws {
+        if let reason = skipReason(for: subject) {
+            #if compiler(>=6.3)
+            try Test.cancel("Skipped: \(reason)")
+            #else
+            return
+            #endif
+        }
         try await body(subject)
     }
 }
@@ -49,9 +81,51 @@ extension ConformanceCheck: CustomStringConvertible, CustomTestStringConvertible
     public var testDescription: String { name }
 }
 
+/// What a check may need beside the store under test.
+enum ConformanceNeed: Sendable {
+    /// Another handle on the same storage: a new instance over the same folder, suite or service.
+    case secondHandle
+    /// Another store on the same backing (another namespace, suite or service) that the store must leave alone.
+    case neighbour
+
+    /// Why a subject that lacks this cannot run the check.
+    var reason: String {
+        switch self {
+        case .secondHandle: "the check needs a second handle on the same storage; give the Subject `reopen:`"
+        case .neighbour: "the check needs a neighbouring store on the same backing; give the Subject `neighbour:`"
+        }
+    }
+}
+
+/// A conformance subject: a store, and what the checks that need more than the store may use.
+protocol ConformanceSubject: Sendable {
+    /// Whether the subject can open a second handle on the store's storage.
+    var hasSecondHandle: Bool { get }
+    /// Whether the subject has a neighbouring store on the same backing.
+    var hasNeighbour: Bool { get }
+}
+
+extension ConformanceCheck where Subject: ConformanceSubject {
+    /// Creates a check that runs only against subjects that offer `need`, and is skipped for the others.
+    init(_ name: String, needs need: ConformanceNeed, _ body: @escaping @Sendable (Subject) async throws -> Void) {
+        self.init(
+            name,
+            unmetNeed: { subject in
+                switch need {
+                case .secondHandle: subject.hasSecondHandle ? nil : need.reason
+                case .neighbour: subject.hasNeighbour ? nil : need.reason
+                }
+            },
+            body
+        )
+    }
+}
+
 extension Sequence {
     /// Runs every check against a fresh subject from `makeSubject`, and records an issue naming the check
     /// when one throws, so every check runs.
+    ///
+    /// The checks the subjects cannot run are skipped and reported together, as one warning naming them.
     ///
     /// - Parameters:
     ///   - makeSubject: Makes a fresh, empty store for each check.
@@ -60,12 +134,25 @@ extension Sequence {
         _ makeSubject: () async throws -> Subject,
         sourceLocation: SourceLocation
     ) async where Element == ConformanceCheck<Subject> {
+        var skipped: [String] = []
         for check in self {
             do {
-                try await check.run(on: makeSubject())
+                let subject = try await makeSubject()
+                if let reason = check.skipReason(for: subject) {
+                    skipped.append("\"\(check.name)\": \(reason)")
+                    continue
+                }
+                try await check.run(on: subject)
             } catch {
                 Issue.record(error, "Check \"\(check.name)\" threw", sourceLocation: sourceLocation)
             }
         }
+        guard !skipped.isEmpty else { return }
+        let report = "Skipped \(skipped.count) conformance checks:\n" + skipped.joined(separator: "\n")
+        #if compiler(>=6.3)
+        Issue.record("\(report)", severity: .warning, sourceLocation: sourceLocation)
+        #else
+        print(report)
+        #endif
     }
 }

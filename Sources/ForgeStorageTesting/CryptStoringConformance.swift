@@ -81,7 +81,7 @@ public enum CryptStoringConformance {
 
 extension CryptStoringConformance {
     /// The store a check runs against, with what some checks need beside it.
-    public struct Subject: Sendable {
+    public struct Subject: Sendable, ConformanceSubject {
         /// The store under test: fresh and empty.
         public let store: any CryptStoring
         /// Opens another handle on the same storage as ``store`` (a new instance over the same folder or
@@ -106,6 +106,9 @@ extension CryptStoringConformance {
             self.reopen = reopen
             self.neighbour = neighbour
         }
+
+        var hasSecondHandle: Bool { reopen != nil }
+        var hasNeighbour: Bool { neighbour != nil }
     }
 
     private static func getReturnsNilWhenNothingIsStored(_ subject: Subject) async throws {
@@ -279,5 +282,16 @@ extension CryptStoringConformance {
         for index in 0..<32 {
             #expect(try store.get(CryptKey<String>(key: "key.\(index)")) == "secret \(index)")
         }
+    }
+}
+
+extension ConformanceCheck where Subject == CryptStoringConformance.Subject {
+    /// Runs the check against `store` alone: a fresh, empty store.
+    ///
+    /// Checks that need a second handle or a neighbour are skipped.
+    ///
+    /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
+    public func run(on store: any CryptStoring) async throws {
+        try await run(on: CryptStoringConformance.Subject(store))
     }
 }

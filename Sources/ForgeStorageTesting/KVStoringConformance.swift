@@ -20,7 +20,7 @@ public import Testing
 /// or all of them in one test with ``run(makeStore:sourceLocation:)``.
 public enum KVStoringConformance {
     /// One check of this suite.
-    public typealias Check = ConformanceCheck<any KVStoring>
+    public typealias Check = ConformanceCheck<KVStoringConformance.Subject>
 
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
@@ -64,7 +64,20 @@ public enum KVStoringConformance {
         makeStore: () async throws -> any KVStoring,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
-        await checks.runEach(makeStore, sourceLocation: sourceLocation)
+        await checks.runEach({ Subject(try await makeStore()) }, sourceLocation: sourceLocation)
+    }
+
+    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test; the checks a
+    /// subject cannot run (it has no second handle or neighbour) are reported together as skipped.
+    ///
+    /// - Parameters:
+    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
+    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
+    public static func run(
+        makeSubject: () async throws -> Subject,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 
