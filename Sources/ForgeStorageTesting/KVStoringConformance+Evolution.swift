@@ -116,7 +116,7 @@ extension KVStoringConformance {
 
     private static func keysListsHostileKeys(_ store: any KVStoring) async throws {
         // Ending with a key given in NFD, which is listed in NFC.
-        let keys = hostileKeys + ["e\u{301}clair"]
+        let keys = kvHostileKeys + ["e\u{301}clair"]
         for key in keys {
             try store.set(KVKey<Int>(key), value: 1)
         }

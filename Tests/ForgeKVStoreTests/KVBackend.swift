@@ -1,5 +1,6 @@
 import ForgeCore
 import ForgeKVStore
+import ForgeStorageTesting
 import ForgeTestSupport
 import Foundation
 import Testing
@@ -26,20 +27,51 @@ enum KVBackend: String, CaseIterable, CustomTestStringConvertible {
 
     /// Runs `body` with a fresh, empty store of this kind, and removes everything it stored afterwards.
     func withStore(_ body: (any KVStoring) async throws -> Void) async throws {
+        try await withSubject { subject in try await body(subject.store) }
+    }
+
+    /// Runs `body` with a fresh, empty store of this kind, with a second handle and a neighbour where the store has
+    /// them, and removes everything they stored afterwards.
+    ///
+    /// A disk store reopens as a new `DiskKVStore` on the same folder and namespace, and its neighbour is another
+    /// namespace in the same folder; a `UserDefaults` store reopens as a new store on the same suite, and its
+    /// neighbour is another suite. A reactive store wraps each. An in-memory store has neither.
+    func withSubject(_ body: (KVStoringConformance.Subject) async throws -> Void) async throws {
         switch self {
         case .memory:
-            try await body(InMemoryKVStore())
+            try await body(KVStoringConformance.Subject(InMemoryKVStore()))
         case .reactiveOverMemory:
-            try await body(ReactiveKVStore(InMemoryKVStore()))
+            try await body(KVStoringConformance.Subject(ReactiveKVStore(InMemoryKVStore())))
         case .disk, .reactiveOverDisk:
+            let isReactive = self == .reactiveOverDisk
             try await withTemporaryFolder { folder in
-                let disk = DiskKVStore(directory: .custom(folder), namespace: "behaviour")
-                try await body(self == .disk ? disk : ReactiveKVStore(disk))
+                @Sendable func open(_ namespace: String) -> any KVStoring {
+                    let disk = DiskKVStore(directory: .custom(folder), namespace: namespace)
+                    return isReactive ? ReactiveKVStore(disk) : disk
+                }
+                try await body(
+                    KVStoringConformance.Subject(
+                        open("behaviour"),
+                        reopen: { open("behaviour") },
+                        neighbour: open("neighbour")
+                    )
+                )
             }
         case .defaults:
             let suite = "forge.tests.\(UUID().uuidString)"
-            defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
-            try await body(UserDefaultsKVStore(suiteName: suite))
+            let neighbourSuite = suite + ".neighbour"
+            defer {
+                for name in [suite, neighbourSuite] {
+                    UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+                }
+            }
+            try await body(
+                KVStoringConformance.Subject(
+                    UserDefaultsKVStore(suiteName: suite),
+                    reopen: { UserDefaultsKVStore(suiteName: suite) },
+                    neighbour: UserDefaultsKVStore(suiteName: neighbourSuite)
+                )
+            )
         }
     }
 }

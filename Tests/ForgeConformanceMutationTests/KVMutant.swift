@@ -1,0 +1,53 @@
+import Testing
+
+/// A realistic way to break a ``ReferenceKVStore``: each is a few lines switched on in the reference, and some check of
+/// `KVStoringConformance` must catch it.
+enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// No lock around a write: `set` copies the namespace's table, changes the copy and writes it back, so writes made
+    /// meanwhile by other threads are lost.
+    case losesConcurrentUpdates
+    /// `set` removes the old value, then stores the new one, in two steps: a reader between them finds nothing.
+    case writesInTwoSteps
+    /// `removeAll` clears the whole backing: every namespace, not only its own.
+    case removeAllClearsNeighbours
+    /// `removeAll` leaves keys that start with ".", as a store that lists a folder without its dot-files.
+    case removeAllSkipsHiddenKeys
+    /// Keys are cut to their first 255 characters: long keys that differ only at the end are one key.
+    case truncatesLongKeys
+    /// A value per key name and type: `KVKey<Int>("x")` and `KVKey<String>("x")` are kept apart, reads prefer the
+    /// value of their own type and `remove` removes only that one.
+    case keepsAValuePerType
+    /// A handle caches what it read, and so misses what other handles wrote or removed since.
+    case cachesReads
+    /// `value(for:)` reads a value that does not decode as nil instead of throwing `decodingFailed`.
+    case readsUndecodableValuesAsNil
+    /// A stored nil optional reads as nothing stored.
+    case readsStoredNilAsMissing
+    /// A value is only read by the type that wrote it: an `Int` does not read as a `Double`.
+    case readsOnlyTheWrittenType
+    /// `keys()` lists the keys in the table's own order.
+    case listsKeysUnsorted
+    /// `remove` leaves a marker that `keys()` lists.
+    case listsRemovedKeys
+    /// `keys()` lists a key as it was last spelled, not in its canonical (NFC) form.
+    case listsKeysAsGiven
+    /// Keys are compared byte by byte: a key in NFD and the same key in NFC are two keys.
+    case comparesKeysBytewise
+    /// A value read through a migration is written back under the key.
+    case migrationWritesBackOnRead
+    /// `remove` removes the key, and leaves the older names its migrations read.
+    case removeLeavesOlderNames
+    /// `contains` answers from an index of keys written, which `remove` does not update.
+    case containsRemembersRemovedKeys
+    /// A value that cannot be encoded is dropped without an error.
+    case swallowsEncodingErrors
+    /// `set` removes the stored value before it encodes the new one, so a value that cannot be encoded loses it.
+    case encodingFailureLosesTheStoredValue
+    /// `set` with a key that holds a value keeps the first value.
+    case keepsTheFirstValue
+
+    var testDescription: String { rawValue }
+
+    /// The mutants that only a race shows, which the concurrency checks must catch nearly every run.
+    static let races: [KVMutant] = [.losesConcurrentUpdates, .writesInTwoSteps]
+}
