@@ -16,44 +16,54 @@ extension KVStoringConformance {
         ]
     }
 
-    /// Four threads write 500 keys each, and every tenth write also a key they all share: every write lands.
+    /// Four threads write keys of their own, and write and read a key they all share: every write lands.
+    ///
+    /// Each thread makes 1,000 calls, or those it makes in 400 ms on a slow store.
     ///
     /// Kills a store without a lock, whose `set` copies its table, changes the copy and writes it back: writes made
     /// meanwhile by other threads are lost.
     private static func concurrentWritesAllLand(_ store: any KVStoring) async throws {
         let threads = 4
-        let writes = 500
+        let calls = 1_000
         let contended = KVKey<Int>("contended")
         let failures = LockedState<[String]>([])
+        // The calls each thread made before the time was up.
+        let made = LockedState([Int](repeating: 0, count: threads))
+        let deadline = ContinuousClock.now + .milliseconds(400)
         await onThreads(threads) { thread in
-            for index in 0..<writes {
+            var call = 0
+            while call < calls && ContinuousClock.now < deadline {
                 do {
-                    try store.set(KVKey<Int>("thread\(thread).item\(index)"), value: thread * writes + index)
-                    if index.isMultiple(of: 10) {
-                        try store.set(contended, value: thread)
-                        _ = store.get(contended)
+                    switch call % 10 {
+                    case 4: try store.set(contended, value: thread)
+                    case 9: _ = store.get(contended)
+                    default: try store.set(KVKey<Int>("thread\(thread).item\(call)"), value: thread * calls + call)
                     }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
                 }
+                call += 1
             }
+            made.withLock { $0[thread] = call }
         }
         #expect(failures.withLock { $0 } == [])
+        var written = 0
         var lost: [String] = []
-        for thread in 0..<threads {
-            for index in 0..<writes
-            where store.get(KVKey<Int>("thread\(thread).item\(index)")) != thread * writes + index {
-                lost.append("thread\(thread).item\(index)")
+        for (thread, count) in made.withLock({ $0 }).enumerated() {
+            for call in 0..<count where call % 10 != 4 && call % 10 != 9 {
+                written += 1
+                let name = "thread\(thread).item\(call)"
+                if store.get(KVKey<Int>(name)) != thread * calls + call { lost.append(name) }
             }
         }
-        #expect(lost.isEmpty, "\(lost.count) of \(threads * writes) writes were lost, first \(lost.prefix(3))")
+        #expect(lost.isEmpty, "\(lost.count) of \(written) writes were lost, first \(lost.prefix(3))")
         let value = try #require(store.get(contended))
         #expect((0..<threads).contains(value))
-        #expect(try store.keys().count == threads * writes + 1)
+        #expect(try store.keys().count == written + 1)
     }
 
-    /// One thread saves two values in turn 500 times while another reads the key until the writer is done: every
-    /// read returns one of the two values, never nil, an error or a mix.
+    /// One thread saves two values in turn 500 times (as many as it can in 300 ms on a slow store) while another reads
+    /// the key until the writer is done: every read returns one of the two values, never nil, an error or a mix.
     ///
     /// Kills a store that writes in two steps (removing the old value, then storing the new one), and one whose
     /// reader can see a value half written.
@@ -68,7 +78,8 @@ extension KVStoringConformance {
         await onThreads(2) { role in
             if role == 0 {
                 defer { writerIsDone.withLock { $0 = true } }
-                for index in 0..<500 {
+                let deadline = ContinuousClock.now + .milliseconds(300)
+                for index in 0..<500 where ContinuousClock.now < deadline {
                     do {
                         try store.set(key, value: index.isMultiple(of: 2) ? second : first)
                     } catch {
@@ -77,16 +88,19 @@ extension KVStoringConformance {
                 }
             } else {
                 var count = 0
-                // Reads until the writer is done (at least 100 times), and at most a million times.
-                while count < 100 || (!writerIsDone.withLock { $0 } && count < 1_000_000) {
+                let deadline = ContinuousClock.now + .milliseconds(500)
+                // Reads until the writer is done (at least 100 times) or the time is up, or until a read is wrong.
+                while count < 100 || (!writerIsDone.withLock { $0 } && ContinuousClock.now < deadline) {
                     count += 1
                     do {
                         let value = try store.value(for: key)
                         if value != first && value != second {
                             unexpected.withLock { $0.append("read \(value.map { "\($0.prefix(4))…" } ?? "nil")") }
+                            break
                         }
                     } catch {
                         unexpected.withLock { $0.append("value(for:) threw \(error)") }
+                        break
                     }
                 }
                 reads.withLock { $0 = count }

@@ -7,6 +7,21 @@ extension KVStoringConformance {
     /// (and reported as such) when the subject has none: give `reopen` for a store that other instances or
     /// processes can open on the same storage (a folder, a defaults suite), and `neighbour` for one that shares
     /// its backing with other stores (another namespace in the same folder, another suite).
+    ///
+    /// `reopen` enables "a second handle sees every write and remove" (which catches a handle that caches reads),
+    /// and `neighbour` enables "removeAll and remove leave a neighbouring store alone" (which catches a `removeAll`
+    /// that clears the whole backing):
+    ///
+    /// ```swift
+    /// await KVStoringConformance.run(makeSubject: {
+    ///     let folder = try makeTemporaryFolder()
+    ///     return KVStoringConformance.Subject(
+    ///         MyKVStore(folder: folder, namespace: "store"),
+    ///         reopen: { MyKVStore(folder: folder, namespace: "store") },
+    ///         neighbour: MyKVStore(folder: folder, namespace: "neighbour")
+    ///     )
+    /// })
+    /// ```
     public struct Subject: Sendable, ConformanceSubject {
         /// The store under test: fresh and empty.
         public let store: any KVStoring

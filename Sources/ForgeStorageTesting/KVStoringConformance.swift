@@ -18,6 +18,18 @@ public import Testing
 /// ```
 ///
 /// or all of them in one test with ``run(makeStore:sourceLocation:)``.
+///
+/// Two checks need more than the store, and are skipped (reported as such, never as passed) without it: give a
+/// ``Subject`` with `reopen` (another handle on the same storage) to run "a second handle sees every write and
+/// remove", and with `neighbour` (another store on the same backing) to run "removeAll and remove leave a
+/// neighbouring store alone"; ``run(makeSubject:sourceLocation:)`` runs them all.
+///
+/// The concurrency checks call the store from several threads at once: run the suite under ThreadSanitizer too
+/// (`swift test --sanitize=thread`), which reports a data race the checks' expectations may not see.
+///
+/// The package holds the suite to a reference store and its broken variants (a store without a lock, one whose
+/// `removeAll` clears its neighbours, one that truncates long keys, one that caches reads, ...): each variant fails
+/// at least one check.
 public enum KVStoringConformance {
     /// One check of this suite.
     public typealias Check = ConformanceCheck<KVStoringConformance.Subject>

@@ -6,7 +6,8 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// No lock around a write: `set` copies the namespace's table, changes the copy and writes it back, so writes made
     /// meanwhile by other threads are lost.
     case losesConcurrentUpdates
-    /// `set` removes the old value, then stores the new one, in two steps: a reader between them finds nothing.
+    /// `set` removes the old value, then encodes and stores the new one, in two steps: a reader between them finds
+    /// nothing.
     case writesInTwoSteps
     /// `removeAll` clears the whole backing: every namespace, not only its own.
     case removeAllClearsNeighbours
@@ -41,7 +42,8 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case containsRemembersRemovedKeys
     /// A value that cannot be encoded is dropped without an error.
     case swallowsEncodingErrors
-    /// `set` removes the stored value before it encodes the new one, so a value that cannot be encoded loses it.
+    /// `set` removes the stored value before it encodes the new one, so a value that cannot be encoded loses it (and a
+    /// reader may find nothing meanwhile, as with ``writesInTwoSteps``).
     case encodingFailureLosesTheStoredValue
     /// `set` with a key that holds a value keeps the first value.
     case keepsTheFirstValue

@@ -70,9 +70,6 @@ final class ReferenceKVStore: Sendable {
             var table = backing.table(namespace)
             table[slot] = entry
             backing.replace(namespace, with: table)
-        case .writesInTwoSteps:
-            backing.update(namespace) { $0[slot] = nil }
-            backing.update(namespace) { $0[slot] = entry }
         case .listsRemovedKeys:
             backing.update(namespace) {
                 $0[slot] = entry ?? KVBacking.Entry(spelling: key, type: "\(T.self)", data: nil)
@@ -111,7 +108,9 @@ extension ReferenceKVStore: KVStoring {
 
     func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         if mutant == .keepsTheFirstValue, load(key.key, as: T.self) != nil { return }
-        if mutant == .encodingFailureLosesTheStoredValue { store(nil, key.key, as: T.self) }
+        if mutant == .encodingFailureLosesTheStoredValue || mutant == .writesInTwoSteps {
+            store(nil, key.key, as: T.self)
+        }
         let data: Data
         do {
             data = try JSONCodec.encode(value)
