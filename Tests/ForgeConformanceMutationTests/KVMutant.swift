@@ -6,8 +6,8 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// No lock around a write: `set` copies the namespace's table, changes the copy and writes it back, so writes made
     /// meanwhile by other threads are lost.
     case losesConcurrentUpdates
-    /// `set` removes the old value, then encodes and stores the new one, in two steps: a reader between them finds
-    /// nothing.
+    /// `set` removes the old value, then encodes and stores the new one, in two steps (as a store that deletes the old
+    /// file before it writes the new one): a reader between them finds nothing.
     case writesInTwoSteps
     /// `removeAll` clears the whole backing: every namespace, not only its own.
     case removeAllClearsNeighbours
@@ -42,8 +42,8 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case containsRemembersRemovedKeys
     /// A value that cannot be encoded is dropped without an error.
     case swallowsEncodingErrors
-    /// `set` removes the stored value before it encodes the new one, so a value that cannot be encoded loses it (and a
-    /// reader may find nothing meanwhile, as with ``writesInTwoSteps``).
+    /// A value that cannot be encoded removes the stored value before `set` throws, as a store that cleans up after
+    /// a failed write.
     case encodingFailureLosesTheStoredValue
     /// `set` with a key that holds a value keeps the first value.
     case keepsTheFirstValue

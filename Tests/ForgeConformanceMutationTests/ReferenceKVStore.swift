@@ -108,7 +108,7 @@ extension ReferenceKVStore: KVStoring {
 
     func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         if mutant == .keepsTheFirstValue, load(key.key, as: T.self) != nil { return }
-        if mutant == .encodingFailureLosesTheStoredValue || mutant == .writesInTwoSteps {
+        if mutant == .writesInTwoSteps {
             store(nil, key.key, as: T.self)
         }
         let data: Data
@@ -116,6 +116,7 @@ extension ReferenceKVStore: KVStoring {
             data = try JSONCodec.encode(value)
         } catch {
             if mutant == .swallowsEncodingErrors { return }
+            if mutant == .encodingFailureLosesTheStoredValue { store(nil, key.key, as: T.self) }
             throw KVStoreError.encodingFailed(key: key.key, underlying: "\(error)")
         }
         store(data, key.key, as: T.self)
