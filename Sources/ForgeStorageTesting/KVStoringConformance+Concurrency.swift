@@ -107,7 +107,7 @@ extension KVStoringConformance {
             }
         }
         let seen = unexpected.withLock { $0 }
-        #expect(seen.isEmpty, "\(seen.count) of \(reads.withLock { $0 }) reads were wrong, first \(seen.prefix(3))")
+        #expect(seen.isEmpty, "after \(reads.withLock { $0 }) reads: \(seen.joined(separator: "; "))")
     }
 
     /// Runs `body` on `count` threads of their own at once, passing each its index, and returns when all are done.
