@@ -104,9 +104,16 @@ extension CryptStoringConformance {
         public let store: any CryptStoring
         /// Opens another handle on the same storage as ``store`` (a new instance over the same folder or
         /// keychain service), or nil when the store cannot be reopened.
+        ///
+        /// It enables the checks that a second handle sees every change the first makes, at once (a handle that
+        /// caches what it read fails them) and lists the same keys; without it they are skipped.
         public let reopen: (@Sendable () throws -> any CryptStoring)?
-        /// Another store of the same kind beside ``store`` (another namespace, service or instance) that
-        /// ``store``'s `deleteAll` must not touch, or nil.
+        /// Another store of the same kind on the same backing as ``store`` (another namespace of the same folder,
+        /// another service of the same keychain), or nil.
+        ///
+        /// It enables the check that ``store``'s `deleteAll`, `delete`, reads and `keys()` never reach the
+        /// neighbour's secrets; without it that check is skipped. A store that has no shared backing can give
+        /// another instance.
         public let neighbour: (any CryptStoring)?
 
         /// Creates a subject.
