@@ -77,7 +77,7 @@ let package = Package(
         ),
 
         // Test-only helpers (seeded generator, hostile names, crash plan, small volumes); not a product.
-        .target(name: "ForgeTestSupport", path: "Tests/ForgeTestSupport"),
+        .target(name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport"),
         // The child process the crash tests kill while it writes to every disk store; not a product.
         .executableTarget(
             name: "ForgeCrashWriter",

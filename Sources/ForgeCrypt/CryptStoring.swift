@@ -19,6 +19,12 @@
 /// device, a wrong master key, a tampered item or bytes that do not decode throw a ``CryptStoreError``, and
 /// nothing stored is changed by a failed call.
 ///
+/// Every call is safe from any thread: calls made at once never lose one another's writes, and a read while a
+/// `set` runs returns the previous secret or the new one, whole. Handles on the same storage (a vault opened
+/// again on its folder, a `KeychainCrypt` on the same service) see each other's changes at once: no handle caches
+/// secrets. `deleteAll()` removes every secret of this store and nothing of another store beside it (another
+/// namespace or service).
+///
 /// ``keys()`` came after the first five requirements: a store written before it still compiles, with a
 /// ``keys()`` that throws ``CryptStoreError/listFailed(underlying:)``. The conformance suite
 /// (`CryptStoringConformance` in ForgeStorageTesting) holds a store to all of it.

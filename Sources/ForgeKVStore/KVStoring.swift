@@ -20,6 +20,11 @@
 /// reads as nil from ``get(_:)`` and throws ``KVStoreError/decodingFailed(key:underlying:)`` from
 /// ``value(for:)``. A key's ``KVKey/migrations`` read what older versions of an app stored (``KVMigration``).
 ///
+/// A key name holds one value, whatever type writes or reads it. Every call is safe from any thread: calls made
+/// at once never lose one another's writes, and a read while a `set` runs returns the previous value or the new
+/// one, whole. Handles on the same storage (another ``DiskKVStore`` on the same folder, another
+/// ``UserDefaultsKVStore`` on the same suite) see each other's changes: no handle caches values.
+///
 /// ``value(for:)`` and ``keys()`` came after the first five requirements: a store written before them still
 /// compiles, with a ``value(for:)`` built on its `get` and `contains` (migrations then work through
 /// ``value(for:)`` only) and a ``keys()`` that throws ``KVStoreError/listFailed(underlying:)``. The conformance

@@ -24,10 +24,7 @@ struct DiskKVStoreReadingTests {
         try await withTemporaryFolder { folder in
             let store = DiskKVStore(directory: .custom(folder), namespace: "odd")
             let key = KVKey<Int>("count")
-            try FileManager.default.createDirectory(
-                at: try #require(store.fileURL(for: key)),
-                withIntermediateDirectories: true
-            )
+            try ForeignFiles.createFolder(atPath: try #require(store.fileURL(for: key)).path)
 
             #expect(readFailedKey { try store.value(for: key) } == "count")
             #expect(store.get(key) == nil)
@@ -55,10 +52,7 @@ struct DiskKVStoreReadingTests {
         try await withTemporaryFolder { folder in
             let store = DiskKVStore(directory: .custom(folder), namespace: "settings")
             let old = KVKey<Int>("count.v1")
-            try FileManager.default.createDirectory(
-                at: try #require(store.fileURL(for: old)),
-                withIntermediateDirectories: true
-            )
+            try ForeignFiles.createFolder(atPath: try #require(store.fileURL(for: old)).path)
             let current = KVKey<Int>("count", migrations: .renamed(from: "count.v1"))
 
             #expect(readFailedKey { try store.value(for: current) } == "count.v1")
@@ -72,7 +66,7 @@ struct DiskKVStoreReadingTests {
             try store.set(current, value: 2)
             // The older name's file cannot be removed: a folder with something in it stands in its place.
             let older = try #require(store.fileURL(for: KVKey<Int>("count.v1")))
-            try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
+            try ForeignFiles.createFolder(atPath: older.path)
             try Data("x".utf8).write(to: older.appendingPathComponent("inside"))
 
             #expect(throws: KVStoreError.self) { try store.remove(current) }

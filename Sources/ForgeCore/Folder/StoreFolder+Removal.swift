@@ -103,7 +103,8 @@ extension StoreFolder {
     /// That is the temporary files of dead processes in the folder and beneath it (with the folders they leave
     /// empty), and the hidden sibling a crashed ``removeAll()`` left. The sweep reads every folder of the store, so it
     /// stays off the path of the store's first call: leftovers are harmless meanwhile, as no store reads, lists or
-    /// counts a temporary name, and a write whose new folder the sweep removes as empty starts again. Later calls
+    /// counts a temporary name, and a write whose new folder the sweep removes as empty starts again (another
+    /// program that makes a folder in the store meanwhile may see it removed before its first file is in). Later calls
     /// for the same folder in the same process return at once, since a running process leaves no orphans of its own.
     package func removeLeftoversOnce() {
         guard Self.sweptFolders.withLock({ $0.insert(path).inserted }) else { return }
