@@ -17,12 +17,21 @@ public import Foundation
 /// Every implementation behaves the same:
 /// - **Paths** are relative and `/`-separated, like `"docs/2025/report.pdf"`. Empty paths, absolute paths,
 ///   `.` and `..` names, empty names (`a//b`), NUL, names over 255 bytes and paths over 1024 bytes are
-///   refused with ``FileStoreError/invalidPath(path:reason:)`` before anything is touched. Paths are compared
-///   as Swift compares strings (canonically equivalent Unicode spellings are one path).
+///   refused with ``FileStoreError/invalidPath(path:reason:)`` naming the path, before anything is touched. A
+///   store may also refuse names of a form it reserves for itself (``DiskFileStore`` refuses the form of its
+///   temporary files, `.name.forge-tmp-…`). Paths are compared as Swift compares strings (canonically
+///   equivalent Unicode spellings are one path), so they are case-sensitive: `A.txt` and `a.txt` are two files,
+///   except where the backing volume folds case (``DiskFileStore`` on a case-insensitive volume, the macOS
+///   default).
+/// - **Names that start with `.`** (`.hidden`) are files like any other: listed, counted by `totalSize`, and
+///   deleted by `deleteAll`.
 /// - **Folders** are implicit: saving `docs/a.txt` creates `docs`, and a folder exists while it holds a
 ///   file; deleting its last file removes it. A path cannot be a file and a folder at once.
 /// - **Saves** are atomic: a reader, or a process that crashes mid-save, finds the old content or the new,
 ///   never a torn or empty file. Concurrent saves to one path leave one of the saved versions, whole.
+/// - **Handles** on the same storage (two ``DiskFileStore`` values on one folder and namespace) see each
+///   other's changes at once: a store keeps no copy of what it read. Stores on one backing with different
+///   namespaces share nothing.
 /// - **Errors** are ``FileStoreError`` values.
 public protocol FileStoring: Sendable {
     /// Saves `data` at `path`, creating the folders on the way.

@@ -1,0 +1,129 @@
+internal import ForgeCore
+public import ForgeFileStore
+internal import Foundation
+public import Testing
+
+// The checks that call a store from four real threads at once (see `FileCheckThread`): many tasks on the
+// cooperative pool take turns more often than they overlap, so a store without a lock passes them by chance;
+// four threads × 500 calls overlap in every run. A fast store makes 500 calls in less than a time slice, so each
+// thread goes on for at least `minimumDuration`: long enough for the threads to run side by side on a busy machine.
+
+extension FileStoringConformance {
+    /// How many calls each of the four threads makes.
+    static let callsPerThread = 500
+    /// How long each thread goes on calling, at least.
+    static let minimumDuration = Duration.milliseconds(50)
+
+    /// Whether a thread that started at `start` and made `calls` calls is done.
+    private static func isDone(
+        _ calls: Int,
+        since start: ContinuousClock.Instant,
+        lasting duration: Duration = minimumDuration
+    ) -> Bool {
+        calls >= callsPerThread && ContinuousClock.now - start >= duration
+    }
+
+    /// Four threads make 500 calls each at once, saving to 50 files of their own and loading each save back, and
+    /// every save lands: each load finds what its thread just saved, and each file the last version saved.
+    ///
+    /// Kills a store whose save rewrites a copy of all its files (read under the lock, written back under it),
+    /// so that one thread's save drops another's.
+    static func savesFromFourThreadsAllLand(_ store: any FileStoring) async throws {
+        let filesPerThread = 50
+        let saves = LockedState([Int](repeating: 0, count: 4))
+        try await FileCheckThread.run(4) { thread, _ in
+            let start = ContinuousClock.now
+            var save = 0
+            while !isDone(save * 2, since: start) {
+                let path = "threads/\(thread)/\(save % filesPerThread).txt"
+                try await store.save(Data("\(save)".utf8), to: path)
+                guard (try? await store.load(path)) == Data("\(save)".utf8) else {
+                    Issue.record("a save to \(path) was lost: a load right after it did not find it")
+                    return
+                }
+                save += 1
+            }
+            saves.withLock { $0[thread] = save }
+        }
+        for (thread, count) in saves.withLock({ $0 }).enumerated() {
+            for file in 0..<filesPerThread {
+                let path = "threads/\(thread)/\(file).txt"
+                // The last save to this file: the one of the last `filesPerThread` saves that went to it.
+                let last = count - 1 - (count - 1 - file) % filesPerThread
+                #expect(try await store.load(path) == Data("\(last)".utf8), "the last save to \(path) was lost")
+            }
+        }
+        #expect(try await store.list(in: "threads") == ["threads/0/", "threads/1/", "threads/2/", "threads/3/"])
+    }
+
+    /// While one thread saves a file back-to-back, three others load it, and every load is one whole version.
+    ///
+    /// Kills a store whose save is not one atomic step (it writes the file in parts, each under the lock).
+    static func aReaderLoadingWhileAWriterSavesSeesWholeFiles(_ store: any FileStoring) async throws {
+        let size = 32 * 1024
+        let path = "torn/file.bin"
+        try await store.save(Data(repeating: 1, count: size), to: path)
+        let writing = LockedState(true)
+        try await FileCheckThread.run(4) { thread, _ in
+            if thread == 0 {
+                defer { writing.withLock { $0 = false } }
+                let start = ContinuousClock.now
+                var call = 0
+                // Longer: a reader meets a broken save's window between its steps only now and then.
+                while !isDone(call, since: start, lasting: minimumDuration * 3) {
+                    try await store.save(
+                        Data(repeating: UInt8(truncatingIfNeeded: call % 250 + 2), count: size),
+                        to: path
+                    )
+                    call += 1
+                }
+                return
+            }
+            // At least as many loads as saves, and on until the writer is done. A torn file is short, or its first
+            // and last bytes come from different versions.
+            var loads = 0
+            while loads < callsPerThread || writing.withLock({ $0 }) {
+                let data = try await store.load(path)
+                loads += 1
+                guard data.count == size, data.first == data.last else {
+                    Issue.record("a load during a save read \(data.count) bytes that are not one whole version")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Four threads race to save without overwrite to one path, 500 times each: each winner finds its own file until
+    /// it deletes it, because no second save can win meanwhile.
+    ///
+    /// Kills a store that checks for the file and then saves it in two steps, so that two saves both win.
+    static func savesWithoutOverwriteFromFourThreadsNeverBothWin(_ store: any FileStoring) async throws {
+        let path = "claims/one.bin"
+        try await FileCheckThread.run(4) { thread, _ in
+            let start = ContinuousClock.now
+            var call = 0
+            // Longer: two saves meet in the window between a broken store's check and save only now and then.
+            while !isDone(call, since: start, lasting: minimumDuration * 5) {
+                call += 1
+                let mine = Data("\(thread)/\(call)".utf8)
+                do {
+                    try await store.save(mine, to: path, overwrite: false)
+                } catch FileStoreError.alreadyExists {
+                    continue
+                }
+                let found = try await store.load(path)
+                guard found == mine else {
+                    Issue.record("a save without overwrite won, and then another replaced it")
+                    return
+                }
+                do {
+                    try await store.delete(path)
+                } catch FileStoreError.notFound {
+                    Issue.record("a save without overwrite won, and another winner deleted its file")
+                    return
+                }
+            }
+        }
+        #expect(try await store.list(in: "claims").isEmpty)
+    }
+}
