@@ -57,13 +57,16 @@ public struct ConformanceCheck<Subject: Sendable>: Sendable {
     /// Runs the check against `subject`, a fresh, empty store, recording any failed expectation as an issue
     /// of the current test.
     ///
-    /// A check the subject cannot run (see ``skipReason(for:)``) cancels the current test case, which Swift
-    /// Testing reports as skipped with the reason (before Swift 6.3, it returns without checking anything).
+    /// A check the subject cannot run (see ``skipReason(for:)``) records a warning with the reason and cancels the
+    /// current test case, which Swift Testing reports as skipped (before Swift 6.3, it returns without checking
+    /// anything).
     ///
     /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
     public func run(on subject: Subject) async throws {
         if let reason = skipReason(for: subject) {
             #if compiler(>=6.3)
+            // The warning says so in the console too, which lists a cancelled test case without a mark.
+            Issue.record("Skipped: \(reason)", severity: .warning)
             try Test.cancel("Skipped: \(reason)")
             #else
             return

@@ -6,7 +6,7 @@ internal import Testing
 /// The checks of calls from many threads at once: every call lands, and a read sees a whole secret, never half of
 /// one or none.
 ///
-/// They run on threads of their own (see ``CryptThreads``), so a store without a lock, or one that writes a secret in two
+/// They run on threads of their own (see ``ConformanceThreads``), so a store without a lock, or one that writes a secret in two
 /// steps, fails them in nearly every run; run them under ThreadSanitizer (`swift test --sanitize=thread`) too,
 /// which reports a data race even in a run the checks do not catch.
 extension CryptStoringConformance {
@@ -45,7 +45,7 @@ extension CryptStoringConformance {
         let lost = LockedState<[String]>([])
         // Each thread sets its own keys, then reads them back, in rounds: at least one, and more for
         // ``raceDuration`` on a fast store, so the threads overlap on a busy machine too.
-        let failures = await CryptThreads.run(threadCount) { thread in
+        let failures = await ConformanceThreads.run(threadCount) { thread in
             let clock = ContinuousClock()
             let end = clock.now.advanced(by: raceDuration)
             var round = 0
@@ -82,7 +82,7 @@ extension CryptStoringConformance {
         let writerIsDone = LockedState(false)
         let seen = LockedState<[String]>([])
         // One writer, and two readers, so one reads while the writer is between two steps of a set.
-        let failures = await CryptThreads.run(3) { thread in
+        let failures = await ConformanceThreads.run(3) { thread in
             if thread == 0 {
                 defer { writerIsDone.withLock { $0 = true } }
                 let clock = ContinuousClock()

@@ -7,12 +7,16 @@ public import Testing
 // cooperative pool take turns more often than they overlap, so a store without a lock passes them by chance;
 // four threads × 500 calls overlap in every run. A fast store makes 500 calls in less than a time slice, so each
 // thread goes on for at least `minimumDuration`: long enough for the threads to run side by side on a busy machine.
+// A slow store stops after `maximumDuration`, having made fewer calls, so that each check stays well under a second.
 
 extension FileStoringConformance {
     /// How many calls each of the four threads makes.
     static let callsPerThread = 500
     /// How long each thread goes on calling, at least.
     static let minimumDuration = Duration.milliseconds(50)
+    /// How long each thread goes on calling at most: a slow store (a disk on a busy machine) makes fewer calls, so
+    /// that a check stays well under a second.
+    static let maximumDuration = Duration.milliseconds(300)
 
     /// Whether a thread that started at `start` and made `calls` calls is done.
     private static func isDone(
@@ -20,7 +24,8 @@ extension FileStoringConformance {
         since start: ContinuousClock.Instant,
         lasting duration: Duration = minimumDuration
     ) -> Bool {
-        calls >= callsPerThread && ContinuousClock.now - start >= duration
+        let elapsed = ContinuousClock.now - start
+        return elapsed >= maximumDuration || (calls >= callsPerThread && elapsed >= duration)
     }
 
     /// Four threads make 500 calls each at once, saving to 50 files of their own and loading each save back, and

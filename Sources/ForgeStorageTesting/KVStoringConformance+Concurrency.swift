@@ -30,7 +30,7 @@ extension KVStoringConformance {
         // The calls each thread made before the time was up.
         let made = LockedState([Int](repeating: 0, count: threads))
         let deadline = ContinuousClock.now + .milliseconds(400)
-        await onThreads(threads) { thread in
+        _ = await ConformanceThreads.run(threads) { thread in
             var call = 0
             while call < calls && ContinuousClock.now < deadline {
                 do {
@@ -75,7 +75,7 @@ extension KVStoringConformance {
         let writerIsDone = LockedState(false)
         let unexpected = LockedState<[String]>([])
         let reads = LockedState(0)
-        await onThreads(2) { role in
+        _ = await ConformanceThreads.run(2) { role in
             if role == 0 {
                 defer { writerIsDone.withLock { $0 = true } }
                 let deadline = ContinuousClock.now + .milliseconds(300)
@@ -108,30 +108,5 @@ extension KVStoringConformance {
         }
         let seen = unexpected.withLock { $0 }
         #expect(seen.isEmpty, "after \(reads.withLock { $0 }) reads: \(seen.joined(separator: "; "))")
-    }
-
-    /// Runs `body` on `count` threads of their own at once, passing each its index, and returns when all are done.
-    ///
-    /// Each thread waits for the others to start before it calls `body`, so the bodies overlap even on a busy machine.
-    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-        let started = LockedState(0)
-        let finished = LockedState(0)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            for index in 0..<count {
-                let thread = Thread {
-                    started.withLock { $0 += 1 }
-                    while started.withLock({ $0 }) < count {
-                        sched_yield()
-                    }
-                    body(index)
-                    let isLast = finished.withLock { finished in
-                        finished += 1
-                        return finished == count
-                    }
-                    if isLast { continuation.resume() }
-                }
-                thread.start()
-            }
-        }
     }
 }

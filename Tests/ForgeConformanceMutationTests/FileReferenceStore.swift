@@ -113,6 +113,8 @@ extension FileReferenceStore {
             if backing.namespaces.withLock({ $0[namespace]?.files[key(checkedPath)] != nil }) {
                 throw FileStoreError.alreadyExists(path: path)
             }
+            // Where a real store makes its next system call, and another thread may run.
+            sched_yield()
             return try await save(data, to: path, overwrite: true)
         }
         if mutant == .savesInTwoSteps {
@@ -121,6 +123,8 @@ extension FileReferenceStore {
                 try put(Data(), at: checkedPath, as: path, overwrite: overwrite, in: &$0)
             }
             let bytes = data.withUnsafeBytes { Data($0) }
+            // Where a real store makes its next system call, and another thread may run.
+            sched_yield()
             try backing.namespaces.withLock { try put(bytes, at: checkedPath, as: path, overwrite: true, in: &$0) }
         } else if mutant == .savesACopyOfEverything {
             var copy = backing.namespaces.withLock { $0 }

@@ -2,12 +2,13 @@ internal import Dispatch
 internal import ForgeCore
 internal import Foundation
 
-/// Runs calls on several threads at once, for the concurrency checks of ``CryptStoringConformance``.
+/// Runs calls on several threads at once, for the concurrency checks of ``KVStoringConformance`` and
+/// ``CryptStoringConformance`` (whose calls are synchronous).
 ///
 /// The threads are real threads of their own (not tasks, and not a pool that may run them one after another on a
 /// busy machine), and each waits at a starting line until all have started, so their calls overlap even when the
 /// store is fast: a race shows in nearly every run, not by chance.
-enum CryptThreads {
+enum ConformanceThreads {
     /// How long a thread waits at the starting line for the others before it starts alone.
     static let startingLineTimeout: Duration = .seconds(1)
 
