@@ -10,7 +10,7 @@ extension FileStoringConformance {
     /// - `neighbour`, for a store that shares its backing with other stores (another namespace in the same
     ///   folder), enables "deleteAll leaves a neighbour's files alone".
     ///
-    /// Set `foldsCase` for a store whose names are case-insensitive (a ``DiskFileStore`` on a case-insensitive
+    /// Set `foldsCase` for a store whose names are case-insensitive (a `DiskFileStore` on a case-insensitive
     /// volume): the case check then expects `A.txt` and `a.txt` to be one file rather than two.
     ///
     /// ```swift
@@ -37,7 +37,7 @@ extension FileStoringConformance {
         ///   - reopen: Opens another handle on the same storage, if the store has such handles.
         ///   - neighbour: Another store on the same backing, which `deleteAll` must leave alone.
         ///   - foldsCase: Whether names are case-insensitive (`A.txt` and `a.txt` one file); false by default, as
-        ///     ``FileStoring`` documents.
+        ///     `FileStoring` documents.
         public init(
             _ store: any FileStoring,
             reopen: (@Sendable () throws -> any FileStoring)? = nil,

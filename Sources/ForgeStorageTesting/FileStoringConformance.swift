@@ -22,7 +22,7 @@ public import Testing
 /// reported as skipped. Some checks call the store from four threads at once: run the suite under
 /// ThreadSanitizer too (`swift test --sanitize=thread`), which reports any data race they provoke.
 ///
-/// The checks demand only what ``FileStoring`` documents: a store that follows those rules passes them all.
+/// The checks demand only what `FileStoring` documents: a store that follows those rules passes them all.
 public enum FileStoringConformance {
     /// One check of this suite.
     public typealias Check = ConformanceCheck<FileStoringConformance.Subject>
