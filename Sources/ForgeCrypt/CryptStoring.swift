@@ -22,8 +22,9 @@
 /// Every call is safe from any thread: calls made at once never lose one another's writes, and a read while a
 /// `set` runs returns the previous secret or the new one, whole. Handles on the same storage (a vault opened
 /// again on its folder, a `KeychainCrypt` on the same service) see each other's changes at once: no handle caches
-/// secrets. `deleteAll()` removes every secret of this store and nothing of another store beside it (another
-/// namespace or service).
+/// secrets. Stores beside each other on one backing (two namespaces of one folder, two Keychain services) share
+/// nothing: neither reads, lists nor deletes the other's secrets, and `deleteAll()` removes every secret of this
+/// store and none of the other's.
 ///
 /// ``keys()`` came after the first five requirements: a store written before it still compiles, with a
 /// ``keys()`` that throws ``CryptStoreError/listFailed(underlying:)``. The conformance suite

@@ -23,7 +23,9 @@
 /// A key name holds one value, whatever type writes or reads it. Every call is safe from any thread: calls made
 /// at once never lose one another's writes, and a read while a `set` runs returns the previous value or the new
 /// one, whole. Handles on the same storage (another ``DiskKVStore`` on the same folder, another
-/// ``UserDefaultsKVStore`` on the same suite) see each other's changes: no handle caches values.
+/// ``UserDefaultsKVStore`` on the same suite) see each other's changes at once: no handle caches values. Stores
+/// on one backing under different names (two namespaces of one folder, two suites) share nothing: neither reads,
+/// lists nor removes the other's values.
 ///
 /// ``value(for:)`` and ``keys()`` came after the first five requirements: a store written before them still
 /// compiles, with a ``value(for:)`` built on its `get` and `contains` (migrations then work through

@@ -15,7 +15,8 @@ public import Testing
 ///
 /// A failed check reads like a sentence: `behavesLikeEveryKVStore(_:)` with the argument
 /// "remove makes the key unset". A check that needs what the subject does not offer (a second handle on the same
-/// storage, a neighbouring store) is skipped: reported as cancelled, with the reason, and never as passed.
+/// storage, a neighbouring store) is skipped: reported with a warning giving the reason and as cancelled, never
+/// as passed.
 public struct ConformanceCheck<Subject: Sendable>: Sendable {
     /// The behaviour the check pins down, as a sentence: "remove makes the key unset".
     public let name: String
@@ -58,8 +59,10 @@ public struct ConformanceCheck<Subject: Sendable>: Sendable {
     /// of the current test.
     ///
     /// A check the subject cannot run (see ``skipReason(for:)``) records a warning with the reason and cancels the
-    /// current test case, which Swift Testing reports as skipped (before Swift 6.3, it returns without checking
-    /// anything).
+    /// current test case, which Swift Testing reports as cancelled (before Swift 6.3, it prints the reason and
+    /// returns without checking anything). Call it from a test parameterized by the checks, one check per test
+    /// case: in a loop over the checks, the first skipped one cancels the whole test, so run them all in one test
+    /// with the suite's `run(makeSubject:)` instead.
     ///
     /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
     public func run(on subject: Subject) async throws {
@@ -69,6 +72,7 @@ public struct ConformanceCheck<Subject: Sendable>: Sendable {
             Issue.record("Skipped: \(reason)", severity: .warning)
             try Test.cancel("Skipped: \(reason)")
             #else
+            print("Skipped \"\(name)\": \(reason)")
             return
             #endif
         }

@@ -15,6 +15,9 @@ enum FileMutant: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// `deleteAll` clears the whole backing, every namespace in it. Killed by "deleteAll leaves a neighbour's files
     /// alone".
     case deleteAllClearsTheBacking
+    /// `list(in:)` lists the files of every namespace on the backing. Killed by "deleteAll leaves a neighbour's
+    /// files alone", which lists the store beside its neighbour.
+    case listsNeighbours
     /// `A.txt` and `a.txt` are one file. Killed by "names that differ only in case are two files, unless the store
     /// folds case".
     case foldsCase

@@ -209,7 +209,12 @@ extension FileReferenceStore {
         let checkedFolder = try checked(folder, isFolder: true)
         let depth = checkedFolder.isEmpty ? 0 : Self.names(of: checkedFolder).count
         let prefix = checkedFolder.isEmpty ? [] : key(checkedFolder) + (mutant == .listMatchesNamePrefixes ? [] : [47])
-        let space = backing.namespaces.withLock { $0[namespace] } ?? FileBacking.Namespace()
+        var space = backing.namespaces.withLock { $0[namespace] } ?? FileBacking.Namespace()
+        if mutant == .listsNeighbours {
+            for other in backing.namespaces.withLock({ $0.values }) {
+                space.files.merge(other.files) { mine, _ in mine }
+            }
+        }
         var entries = Set<String>()
         for (fileKey, file) in space.files where fileKey.starts(with: prefix) {
             let names = Self.names(of: file.path)

@@ -28,6 +28,11 @@ final class KVBacking: Sendable {
     }
 
     /// A copy of `namespace`'s table.
+    /// The entry for `slot` in any namespace: how a store that ignores its namespace when it reads finds a value.
+    func entryInAnyNamespace(_ slot: Slot) -> Entry? {
+        tables.withLock { tables in tables.values.lazy.compactMap { $0[slot] }.first { $0.data != nil } }
+    }
+
     func table(_ namespace: String) -> [Slot: Entry] {
         tables.withLock { $0[namespace] ?? [:] }
     }

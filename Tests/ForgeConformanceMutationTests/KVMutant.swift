@@ -11,6 +11,8 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case writesInTwoSteps
     /// `removeAll` clears the whole backing: every namespace, not only its own.
     case removeAllClearsNeighbours
+    /// A read that finds nothing in the store's namespace looks in the other namespaces of the backing.
+    case readsNeighbours
     /// `removeAll` leaves keys that start with ".", as a store that lists a folder without its dot-files.
     case removeAllSkipsHiddenKeys
     /// Keys are cut to their first 255 characters: long keys that differ only at the end are one key.

@@ -57,6 +57,7 @@ final class ReferenceKVStore: Sendable {
         if mutant == .keepsAValuePerType, entry == nil {
             entry = backing.table(namespace).first { $0.key.name == slot.name && $0.value.data != nil }?.value
         }
+        if mutant == .readsNeighbours, entry == nil { entry = backing.entryInAnyNamespace(slot) }
         if mutant == .cachesReads, let entry { cache.withLock { $0[slot] = entry } }
         return entry
     }
