@@ -27,12 +27,12 @@ final class KVBacking: Sendable {
         tables.withLock { $0[namespace]?[slot] }
     }
 
-    /// A copy of `namespace`'s table.
     /// The entry for `slot` in any namespace: how a store that ignores its namespace when it reads finds a value.
     func entryInAnyNamespace(_ slot: Slot) -> Entry? {
         tables.withLock { tables in tables.values.lazy.compactMap { $0[slot] }.first { $0.data != nil } }
     }
 
+    /// A copy of `namespace`'s table.
     func table(_ namespace: String) -> [Slot: Entry] {
         tables.withLock { $0[namespace] ?? [:] }
     }
