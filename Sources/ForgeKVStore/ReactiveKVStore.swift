@@ -31,6 +31,9 @@ public final class ReactiveKVStore: Sendable {
     /// The channels of the observed keys, and the counter that orders their updates.
     private let registry = LockedState(Registry())
 
+    /// The watch of the wrapped store's changes from other instances and processes, while a stream is live.
+    private let outsideChanges = LockedState<FolderWatch.Observation?>(nil)
+
     /// Creates a wrapper that observes the writes made through it to `base`.
     public init(_ base: any KVStoring) {
         self.base = base
@@ -65,6 +68,7 @@ public final class ReactiveKVStore: Sendable {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
         // Registered before the read, so every change numbered after `version` refreshes the channel.
         let (channel, id, version) = registry.withLock { $0.addStream(of: key) }
+        watchOutsideChanges()
         channel.join(continuation, id: id, value: base.get(key), version: version)
         // Weak: the channel holds the continuation, which holds this handler until the stream ends.
         continuation.onTermination = { [weak self, weak channel] _ in
@@ -83,6 +87,26 @@ public final class ReactiveKVStore: Sendable {
     private func removeStream(_ id: Int, of channel: any AnyKeyChannel, forKey key: String) {
         registry.withLock { $0.removeStream(of: channel, forKey: key) }
         channel.leave(id)
+        // Counted under the watch's lock, so a stream that starts meanwhile either keeps this watch or starts the
+        // next one.
+        let unwatched = outsideChanges.withLock { watch -> FolderWatch.Observation? in
+            guard observerCount == 0 else { return nil }
+            defer { watch = nil }
+            return watch
+        }
+        unwatched?.end()
+    }
+
+    /// Starts watching the wrapped store's changes from anywhere, when it can tell of them and no watch runs yet.
+    private func watchOutsideChanges() {
+        guard let observed = base as? any KVChangeObserving else { return }
+        outsideChanges.withLock { watch in
+            guard watch == nil else { return }
+            watch = observed.observeChanges { [weak self] key in
+                guard let self else { return }
+                if let key { self.notify(key: key) } else { self.notifyEveryKey() }
+            }
+        }
     }
 
     /// Tells the channels of `key` that it changed: each re-reads it and emits the value to its streams.

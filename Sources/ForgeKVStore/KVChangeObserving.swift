@@ -1,0 +1,26 @@
+internal import ForgeCore
+
+/// A store that can tell of changes made to it by other instances and processes, which ``ReactiveKVStore`` then
+/// emits to its streams.
+protocol KVChangeObserving: KVStoring {
+    /// Calls `onChange` with the key that changed, or nil when any may have, for every change to the store from
+    /// anywhere, until the returned observation ends.
+    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> FolderWatch.Observation
+}
+
+extension DiskKVStore: KVChangeObserving {
+    /// Watches the namespace folder: a key file written, renamed into place or removed is that key's change; a
+    /// file of a key too long for a file name, the folder appearing or going, is a change of any key.
+    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> FolderWatch.Observation {
+        FolderWatch.observe(folder.path) { name in
+            guard let name else { return onChange(nil) }
+            guard !TemporaryName.isTemporary(name), name.hasSuffix(KeyFileName.fileExtension) else { return }
+            let stem = String(name.dropLast(KeyFileName.fileExtension.count))
+            if let key = FileNameEncoding.decode(stem), KeyFileName(key: key) == .exact(name) {
+                onChange(key)
+            } else {
+                onChange(nil)
+            }
+        }
+    }
+}
