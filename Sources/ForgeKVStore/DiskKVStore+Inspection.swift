@@ -44,7 +44,7 @@ extension DiskKVStore {
                     KeyFileName(key: header.key).candidates.contains(entry.name)
                 else { continue }
                 keys.append(FileNameEncoding.canonicalForm(of: header.key))
-            } else if let key = FileNameEncoding.decode(stem), KeyFileName(key: key) == .exact(entry.name) {
+            } else if let key = KeyFileName.key(ofExactName: entry.name) {
                 keys.append(key)
             }
         }

@@ -15,12 +15,7 @@ extension DiskKVStore: KVChangeObserving {
         FolderWatch.observe(folder.path) { name in
             guard let name else { return onChange(nil) }
             guard !TemporaryName.isTemporary(name), name.hasSuffix(KeyFileName.fileExtension) else { return }
-            let stem = String(name.dropLast(KeyFileName.fileExtension.count))
-            if let key = FileNameEncoding.decode(stem), KeyFileName(key: key) == .exact(name) {
-                onChange(key)
-            } else {
-                onChange(nil)
-            }
+            onChange(KeyFileName.key(ofExactName: name))
         }
     }
 }

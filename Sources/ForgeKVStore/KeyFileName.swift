@@ -26,4 +26,14 @@ enum KeyFileName: Equatable {
                 }
         )
     }
+
+    /// The key whose own escaped name is the file name `name`, or nil when no key's exact name is `name` (a file
+    /// of a key too long for its name, a file no key makes).
+    static func key(ofExactName name: String) -> String? {
+        guard name.hasSuffix(fileExtension),
+            let key = FileNameEncoding.decode(String(name.dropLast(fileExtension.count))),
+            KeyFileName(key: key) == .exact(name)
+        else { return nil }
+        return key
+    }
 }

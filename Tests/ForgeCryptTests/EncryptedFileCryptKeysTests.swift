@@ -136,24 +136,17 @@ struct EncryptedFileCryptKeysTests {
         }
     }
 
-    @Test(arguments: ["flip", "truncate", "empty", "unknown format", "format 1 byte on a format 2 item"])
-    func aDamagedItemMakesKeysThrowTampered(damage: String) async throws {
+    @Test(arguments: [VaultItemDamage.flip, .truncate, .empty, .unknownFormat, .formatOneByte])
+    func aDamagedItemMakesKeysThrowTampered(damage: VaultItemDamage) async throws {
         try await withTemporaryFolder { folder in
             let store = try vault(folder)
             try store.set("secret", for: token)
             try store.set("intact", for: refresh)
             let url = store.fileURL(for: token)
-            var bytes = try Data(contentsOf: url)
-            switch damage {
-            case "flip": bytes[bytes.count - 20] ^= 0x01
-            case "truncate": bytes = bytes.prefix(10)
-            case "empty": bytes = Data()
-            case "unknown format": bytes[0] = 9
-            default: bytes[0] = 1
-            }
+            let bytes = damage.applied(to: try Data(contentsOf: url))
             try bytes.write(to: url)
 
-            if damage == "format 1 byte on a format 2 item" {
+            if damage == .formatOneByte {
                 // A file that says format 1 carries no name to check: listing leaves it out, reading refuses it.
                 #expect(try store.keys() == [refresh.key])
             } else {

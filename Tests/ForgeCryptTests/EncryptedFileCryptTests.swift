@@ -128,21 +128,14 @@ struct EncryptedFileCryptTests {
 
     // MARK: Tampering
 
-    @Test(arguments: ["flip", "truncate", "empty", "version", "append"])
-    func aTamperedItemThrowsAndStaysOnDisk(damage: String) async throws {
+    @Test(arguments: [VaultItemDamage.flip, .truncate, .empty, .formatOneByte, .append])
+    func aTamperedItemThrowsAndStaysOnDisk(damage: VaultItemDamage) async throws {
         try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))
             try store.set("secret", for: token)
             try store.set("intact", for: refresh)
             let url = store.fileURL(for: token)
-            var bytes = try Data(contentsOf: url)
-            switch damage {
-            case "flip": bytes[bytes.count - 20] ^= 0x01
-            case "truncate": bytes = bytes.prefix(10)
-            case "empty": bytes = Data()
-            case "version": bytes[0] = 1  // the other format: its associated data differs
-            default: bytes.append(0)
-            }
+            let bytes = damage.applied(to: try Data(contentsOf: url))
             try bytes.write(to: url)
 
             expectError(.tamperedItem(key: token.key)) { _ = try store.get(token) }

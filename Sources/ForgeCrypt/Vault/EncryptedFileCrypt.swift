@@ -131,9 +131,11 @@ public struct EncryptedFileCrypt: Sendable {
     static func hasItemName(_ entry: FolderEntry) -> Bool {
         guard entry.kind != .folder, entry.name.hasSuffix(VaultKeys.itemExtension) else { return false }
         let hash = entry.name.utf8.dropLast(VaultKeys.itemExtension.utf8.count)
-        let hexDigits = Set("0123456789abcdef".utf8)
-        return hash.count == 64 && hash.allSatisfy(hexDigits.contains)
+        return hash.count == 64 && hash.allSatisfy(lowercaseHexDigits.contains)
     }
+
+    /// The digits of an item name's hash.
+    private static let lowercaseHexDigits = Set("0123456789abcdef".utf8)
 }
 
 extension EncryptedFileCrypt: CryptStoring {
