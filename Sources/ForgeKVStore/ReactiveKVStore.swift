@@ -36,7 +36,7 @@ public final class ReactiveKVStore: Sendable {
     private let registry = LockedState(Registry())
 
     /// The watch of the wrapped store's changes from other instances and processes, while a stream is live.
-    private let outsideChanges = LockedState<FolderWatch.Observation?>(nil)
+    private let outsideChanges = LockedState<ChangeObservation?>(nil)
 
     /// Creates a wrapper that observes the writes made through it to `base`.
     public init(_ base: any KVStoring) {
@@ -93,7 +93,7 @@ public final class ReactiveKVStore: Sendable {
         channel.leave(id)
         // Counted under the watch's lock, so a stream that starts meanwhile either keeps this watch or starts the
         // next one.
-        let unwatched = outsideChanges.withLock { watch -> FolderWatch.Observation? in
+        let unwatched = outsideChanges.withLock { watch -> ChangeObservation? in
             guard observerCount == 0 else { return nil }
             defer { watch = nil }
             return watch

@@ -13,7 +13,7 @@ internal import Darwin
 /// sees what other instances and processes write, without polling.
 ///
 /// One watch per folder and process, however many observers: ``observe(_:onChange:)`` adds an observer to the
-/// folder's watch, starting it for the first, and the returned ``Observation`` ends it, stopping the watch (and
+/// folder's watch, starting it for the first, and the returned ``ChangeObservation`` ends it, stopping the watch (and
 /// closing its descriptor) after the last. On Linux the watch is inotify on the folder and on its parent, so a
 /// folder that does not exist yet, or that is removed and made again (a `removeAll()`), is picked up when it
 /// appears. An observer is told the name that changed (created, replaced by a rename, written, removed), or nil
@@ -43,9 +43,9 @@ package final class FolderWatch: Sendable {
     /// Adds `onChange` as an observer of the folder at `path`, called on a background queue with the name that
     /// changed, or nil when anything may have.
     ///
-    /// - Returns: The observation, which stops calling `onChange` when it ends (``Observation/end()``, or when it is
+    /// - Returns: The observation, which stops calling `onChange` when it ends (``ChangeObservation/end()``, or when it is
     ///   released).
-    package static func observe(_ path: String, onChange: @escaping @Sendable (String?) -> Void) -> Observation {
+    package static func observe(_ path: String, onChange: @escaping @Sendable (String?) -> Void) -> ChangeObservation {
         let (watch, id) = running.withLock { running -> (FolderWatch, Int) in
             let watch = running[path] ?? FolderWatch(path: path)
             if running[path] == nil {
@@ -59,7 +59,7 @@ package final class FolderWatch: Sendable {
             }
             return (watch, id)
         }
-        return Observation { watch.remove(id) }
+        return ChangeObservation { watch.remove(id) }
     }
 
     /// Whether this platform tells of changes to a folder (Linux, through inotify).
@@ -109,26 +109,6 @@ package final class FolderWatch: Sendable {
             guard isLast, running[path] === self else { return }
             running[path] = nil
             source?.stop()
-        }
-    }
-
-    /// An observer of a folder, until it ends.
-    package final class Observation: Sendable {
-        private let ending: LockedState<(@Sendable () -> Void)?>
-
-        init(_ end: @escaping @Sendable () -> Void) {
-            ending = LockedState(end)
-        }
-
-        deinit { end() }
-
-        /// Stops calling the observer; later calls do nothing.
-        package func end() {
-            ending.withLock { end in
-                let current = end
-                end = nil
-                return current
-            }?()
         }
     }
 }
