@@ -24,7 +24,7 @@ public final class InMemoryFileStore: Sendable {
     /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
     let instrument: (any StoreInstrument)?
 
-    /// The files, and for each folder the number of files beneath it.
+    /// The files, for each folder the number of files beneath it, and the streams of changes.
     private struct State {
         var files: [String: Data] = [:]
         /// For each folder path (no trailing `/`), the number of files at any depth beneath it.
@@ -32,6 +32,16 @@ public final class InMemoryFileStore: Sendable {
         /// A folder exists while its count is positive.
         var folders: [String: Int] = [:]
         var totalSize = 0
+        /// The streams of ``changes(in:)``, by number, with the folder each observes.
+        var streams: [Int: (folder: String, continuation: AsyncStream<FileChange>.Continuation)] = [:]
+        var lastStreamID = 0
+
+        /// Tells the streams that observe `change`'s path of it.
+        func tell(_ change: FileChange) {
+            for stream in streams.values where FolderWatch.isPath(change.path, within: stream.folder) {
+                stream.continuation.yield(change)
+            }
+        }
     }
 
     /// Creates an empty store.
@@ -43,6 +53,11 @@ public final class InMemoryFileStore: Sendable {
     /// operation log).
     package init(instrument: (any StoreInstrument)?) {
         self.instrument = instrument
+    }
+
+    /// Ends the streams of changes: no change can reach them any more.
+    deinit {
+        for stream in state.withLock({ $0.streams.values.map(\.continuation) }) { stream.finish() }
     }
 
     /// The paths of every stored file, sorted.
@@ -81,8 +96,10 @@ extension InMemoryFileStore: FileStoring {
             if let old = state.files[relative.string] {
                 guard overwrite else { throw FileStoreError.alreadyExists(path: path) }
                 state.totalSize -= old.count
+                state.tell(.modified(relative.string))
             } else {
                 for ancestor in ancestors { state.folders[ancestor, default: 0] += 1 }
+                state.tell(.created(relative.string))
             }
             state.files[relative.string] = data
             state.totalSize += data.count
@@ -131,6 +148,7 @@ extension InMemoryFileStore: FileStoring {
                 let remaining = (state.folders[ancestor] ?? 1) - 1
                 state.folders[ancestor] = remaining > 0 ? remaining : nil
             }
+            state.tell(.deleted(relative.string))
         }
     }
 
@@ -155,15 +173,44 @@ extension InMemoryFileStore: FileStoring {
         return entries.sorted()
     }
 
-    /// Deletes every file.
+    /// Deletes every file; the streams of changes are told of each, in path order.
     public func deleteAll() async throws {
         try report(.deleteAll, nil)?.fail(.remove, "") { FileStoreError($0, operation: .deleteAll, path: "") }
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let deleted = state.files.keys.sorted()
+            state.files = [:]
+            state.folders = [:]
+            state.totalSize = 0
+            for path in deleted { state.tell(.deleted(path)) }
+        }
     }
 
     /// The sum of the sizes of the stored files.
     public func totalSize() async throws -> Int {
         try report(.list, nil)?.fail(.list, "") { FileStoreError($0, operation: .list, path: "") }
         return state.withLock { $0.totalSize }
+    }
+}
+
+extension InMemoryFileStore: FileChangeObserving {
+    /// A stream of the changes made through this instance to the files in `folder` and beneath it, each as it is
+    /// made: see ``FileChangeObserving/changes(in:)``.
+    ///
+    /// Every change is told, in the order the calls made them; the stream ends when the consuming task is cancelled
+    /// or the store is released.
+    ///
+    /// - Throws: ``FileStoreError/invalidPath(path:reason:)`` when `folder` is not a valid folder path.
+    public func changes(in folder: String) throws -> AsyncStream<FileChange> {
+        let relative = try RelativePath.folder(folder)
+        let (stream, continuation) = AsyncStream<FileChange>.makeStream(bufferingPolicy: .unbounded)
+        let id = state.withLock { state in
+            state.lastStreamID += 1
+            state.streams[state.lastStreamID] = (relative.string, continuation)
+            return state.lastStreamID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { state in state.streams[id] = nil }
+        }
+        return stream
     }
 }

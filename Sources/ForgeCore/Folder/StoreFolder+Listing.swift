@@ -59,7 +59,7 @@ extension StoreFolder {
     }
 
     /// The entries of the open `folder` as ``list(in:)`` shows them.
-    private static func listing(of folder: Descriptor) throws(FileSystemError) -> [FolderEntry] {
+    static func listing(of folder: Descriptor) throws(FileSystemError) -> [FolderEntry] {
         var listed: [FolderEntry] = []
         var respelled = false
         for entry in try folder.entries() where entry.storedName.isUTF8 && !TemporaryName.isTemporary(entry.name) {

@@ -1,56 +1,67 @@
-package import Dispatch
-internal import Foundation
+internal import Dispatch
 
-#if canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
-
-/// The operating system's notifications of changes to the names in one folder, from any process: how a store
-/// sees what other instances and processes write, without polling.
+/// The operating system's notifications of changes in one folder, from any process: how a store sees what other
+/// instances and processes write, without polling.
 ///
-/// One watch per folder and process, however many observers: ``observe(_:onChange:)`` adds an observer to the
-/// folder's watch, starting it for the first, and the returned ``ChangeObservation`` ends it, stopping the watch (and
-/// closing its descriptor) after the last. On Linux the watch is inotify on the folder and on its parent, so a
-/// folder that does not exist yet, or that is removed and made again (a `removeAll()`), is picked up when it
-/// appears. An observer is told the name that changed (created, replaced by a rename, written, removed), or nil
-/// when anything in the folder may have changed (the folder appeared or went, the kernel's queue overflowed).
-/// Where inotify is missing (Apple platforms here), observers are never called.
+/// One watch per folder and process, however many observers: ``observe(_:recursive:onChange:)`` adds an observer to
+/// the folder's watch, starting it for the first, and the returned ``ChangeObservation`` ends it, stopping the watch
+/// (and closing its descriptors) after the last. The folder's parent is watched too, so a folder that does not exist
+/// yet, or that is removed and made again (a `removeAll()`), is picked up when it appears. An observer is told the
+/// path, relative to the folder, of what changed (a name created, replaced by a rename, written or removed; with
+/// `recursive`, in any sub-folder too), or nil when anything in the folder may have changed (the folder appeared or
+/// went, the kernel's queue overflowed).
+///
+/// On Linux the watch is inotify, which names what changed. On Apple platforms it is a dispatch source on each folder,
+/// which tells only that a folder's names changed: the observer is told that folder's path (nil for the watched
+/// folder itself), so it re-reads what the folder holds. A file rewritten in place, rather than replaced by a rename
+/// as the stores replace theirs, is seen on Linux only.
 package final class FolderWatch: Sendable {
+    /// What tells one watch from another: the folder, and whether its sub-folders are watched too.
+    private struct Key: Hashable {
+        let path: String
+        let recursive: Bool
+    }
+
     /// A running watch's observers, by number.
     private struct Observers {
         var next = 0
         var handlers: [Int: @Sendable (String?) -> Void] = [:]
     }
 
-    /// The watches running in this process, by folder path.
-    private static let running = LockedState<[String: FolderWatch]>([:])
+    /// The watches running in this process.
+    private static let running = LockedState<[Key: FolderWatch]>([:])
 
-    /// The folder watched.
-    package let path: String
+    /// The folder and depth watched.
+    private let key: Key
     private let observers = LockedState(Observers())
-    /// The system's watch: nil where the platform has none or it could not start.
+    /// The system's watch: nil where it could not start.
     private let source: NotificationSource?
 
-    private init(path: String) {
-        self.path = path
-        source = NotificationSource(folder: path)
+    private init(key: Key) {
+        self.key = key
+        source = NotificationSource(folder: key.path, recursive: key.recursive)
     }
 
-    /// Adds `onChange` as an observer of the folder at `path`, called on a background queue with the name that
-    /// changed, or nil when anything may have.
+    /// Adds `onChange` as an observer of the folder at `path`, called on a background queue with the path that
+    /// changed, relative to the folder, or nil when anything may have.
     ///
-    /// - Returns: The observation, which stops calling `onChange` when it ends (``ChangeObservation/end()``, or when it is
-    ///   released).
-    package static func observe(_ path: String, onChange: @escaping @Sendable (String?) -> Void) -> ChangeObservation {
+    /// - Parameters:
+    ///   - path: The folder to watch; it need not exist yet.
+    ///   - recursive: Whether changes in the folder's sub-folders, at any depth, are told too.
+    ///   - onChange: The observer, called on the watches' one queue, one change after another.
+    /// - Returns: The observation, which stops calling `onChange` when it ends (``ChangeObservation/end()``, or when
+    ///   it is released).
+    package static func observe(
+        _ path: String,
+        recursive: Bool = false,
+        onChange: @escaping @Sendable (String?) -> Void
+    ) -> ChangeObservation {
+        let key = Key(path: path, recursive: recursive)
         let (watch, id) = running.withLock { running -> (FolderWatch, Int) in
-            let watch = running[path] ?? FolderWatch(path: path)
-            if running[path] == nil {
-                running[path] = watch
-                watch.source?.start { name in watch.deliver(name) }
+            let watch = running[key] ?? FolderWatch(key: key)
+            if running[key] == nil {
+                running[key] = watch
+                watch.source?.start { changed in watch.deliver(changed) }
             }
             let id = watch.observers.withLock { observers in
                 observers.next += 1
@@ -62,18 +73,18 @@ package final class FolderWatch: Sendable {
         return ChangeObservation { watch.remove(id) }
     }
 
-    /// Whether this platform tells of changes to a folder (Linux, through inotify).
+    /// Whether this platform tells of changes to a folder: Linux (inotify) and Apple platforms (dispatch sources).
     package static var isSupported: Bool {
-        #if canImport(Glibc) || canImport(Musl)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         true
         #else
         false
         #endif
     }
 
-    /// Whether the folder at `path` is watched, for tests.
+    /// Whether the folder at `path` is watched, at any depth, for tests.
     package static func isWatching(_ path: String) -> Bool {
-        running.withLock { $0[path] != nil }
+        running.withLock { running in running.keys.contains { $0.path == path } }
     }
 
     /// The number of notification descriptors open for the folder at `path`, for tests: a stopped watch closes its
@@ -82,11 +93,11 @@ package final class FolderWatch: Sendable {
         openDescriptors.withLock { $0[path] ?? 0 }
     }
 
-    /// The notification descriptors open, by folder path.
-    private static let openDescriptors = LockedState<[String: Int]>([:])
+    /// The notification descriptors open, by watched folder path.
+    static let openDescriptors = LockedState<[String: Int]>([:])
 
-    /// The queue every watch reads its events on, one after another.
-    private static let queue = DispatchQueue(label: "ForgeStorage.FolderWatch")
+    /// The queue every watch reads its events on and calls its observers on, one after another.
+    static let queue = DispatchQueue(label: "ForgeStorage.FolderWatch")
 
     /// Returns once the watches stopped so far have closed their descriptors: for tests.
     package static func stoppedWatchesClosed() async {
@@ -94,9 +105,9 @@ package final class FolderWatch: Sendable {
         await withCheckedContinuation { done in queue.async { queue.async { done.resume() } } }
     }
 
-    /// Calls every observer with `name`.
-    private func deliver(_ name: String?) {
-        for handler in observers.withLock({ Array($0.handlers.values) }) { handler(name) }
+    /// Calls every observer with `changed`.
+    private func deliver(_ changed: String?) {
+        for handler in observers.withLock({ Array($0.handlers.values) }) { handler(changed) }
     }
 
     /// Removes the observer numbered `id`, and stops the watch after the last.
@@ -106,119 +117,44 @@ package final class FolderWatch: Sendable {
                 observers.handlers[id] = nil
                 return observers.handlers.isEmpty
             }
-            guard isLast, running[path] === self else { return }
-            running[path] = nil
+            guard isLast, running[key] === self else { return }
+            running[key] = nil
             source?.stop()
         }
     }
 }
 
-#if canImport(Glibc) || canImport(Musl)
 extension FolderWatch {
-    /// An inotify instance that watches a folder and its parent, read on a dispatch source.
-    private final class NotificationSource: @unchecked Sendable {
-        // `folderWatch` and `source` are set by `start`, before the source runs, and changed afterwards only on
-        // `queue` (the watches' one queue), where every event is read too.
-        private let folder: String
-        private let parent: String
-        private let name: String
-        private let descriptor: Int32
-        private let queue: DispatchQueue
-        private var source: (any DispatchSourceRead)?
-        private var folderWatch: Int32 = -1
-        private var parentWatch: Int32 = -1
+    /// The path of `name` in the folder at the relative path `folder` ("" for the watched folder).
+    package static func path(of name: String, in folder: String) -> String {
+        folder.isEmpty ? name : folder + "/" + name
+    }
 
-        /// The events that change what a folder holds: a name created, written, renamed in or out, or removed.
-        private static let changes = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
-        /// The events that mean the watched folder itself went.
-        private static let folderGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
+    /// Whether the relative path `path` is `folder` or lies beneath it; every path lies within "".
+    package static func isPath(_ path: String, within folder: String) -> Bool {
+        folder.isEmpty || path == folder || path.hasPrefix(folder + "/")
+    }
 
-        init?(folder: String) {
-            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            guard descriptor >= 0 else { return nil }
-            FolderWatch.openDescriptors.withLock { $0[folder, default: 0] += 1 }
-            self.descriptor = descriptor
-            self.folder = folder
-            self.parent = (folder as NSString).deletingLastPathComponent
-            self.name = (folder as NSString).lastPathComponent
-            queue = FolderWatch.queue
-        }
-
-        /// Starts reading events, calling `deliver` on the watch's queue for each.
-        ///
-        /// The folder is watched when this returns, so a change made after it is never missed. (The state is set
-        /// here before the source runs its first handler on the queue, and only there afterwards.)
-        func start(_ deliver: @escaping @Sendable (String?) -> Void) {
-            parentWatch = inotify_add_watch(descriptor, parent, Self.changes | UInt32(IN_ONLYDIR))
-            watchFolder()
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            source.setEventHandler { [self] in readEvents(deliver) }
-            source.setCancelHandler { [descriptor, folder] in
-                _ = close(descriptor)
-                FolderWatch.openDescriptors.withLock { $0[folder, default: 0] -= 1 }
+    /// The relative paths of the folders beneath `relative` in the watched folder `root`, at any depth, read from
+    /// their listings without following links; nothing when it cannot be read.
+    static func subfolders(of relative: String, in root: String) -> [String] {
+        let absolute = relative.isEmpty ? root : root + "/" + relative
+        guard let folder = try? Descriptor(opening: absolute, .folder, followsLink: relative.isEmpty),
+            let entries = try? folder.entries()
+        else { return [] }
+        return entries.filter { $0.kind == .folder && $0.storedName.isUTF8 }
+            .flatMap { entry in
+                let child = path(of: entry.name, in: relative)
+                return [child] + subfolders(of: child, in: root)
             }
-            self.source = source
-            source.resume()
-        }
-
-        /// Stops reading events and closes the descriptor.
-        func stop() {
-            queue.async { [self] in source?.cancel() }
-        }
-
-        /// Watches the folder, when it exists.
-        private func watchFolder() {
-            folderWatch = inotify_add_watch(descriptor, folder, Self.changes | Self.folderGone | UInt32(IN_ONLYDIR))
-        }
-
-        /// Reads the events waiting, and tells `deliver` of each that concerns the folder.
-        private func readEvents(_ deliver: @Sendable (String?) -> Void) {
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { return }
-                var offset = 0
-                buffer.withUnsafeBytes { bytes in
-                    while offset + MemoryLayout<inotify_event>.size <= count {
-                        let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-                        let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                        let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                        let nameStart = offset + MemoryLayout<inotify_event>.size
-                        let nameBytes = bytes[nameStart..<(nameStart + length)].prefix { $0 != 0 }
-                        offset = nameStart + length
-                        handle(watch: watch, mask: mask, name: String(decoding: nameBytes, as: UTF8.self), deliver)
-                    }
-                }
-            }
-        }
-
-        /// Tells `deliver` what one event means for the folder.
-        private func handle(watch: Int32, mask: UInt32, name: String, _ deliver: @Sendable (String?) -> Void) {
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                deliver(nil)
-            } else if watch == parentWatch {
-                // The folder made (or renamed into place) or removed: watch it anew, and tell of everything.
-                guard name == self.name else { return }
-                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watchFolder() }
-                deliver(nil)
-            } else if watch == folderWatch {
-                if mask & Self.folderGone != 0 {
-                    // Moved away (a `removeAll()` renames it first) or removed: stop following it.
-                    if mask & UInt32(IN_IGNORED) == 0 { _ = inotify_rm_watch(descriptor, folderWatch) }
-                    folderWatch = -1
-                    deliver(nil)
-                } else if !name.isEmpty {
-                    deliver(name)
-                }
-            }
-        }
     }
 }
-#else
+
+#if !(canImport(Glibc) || canImport(Musl) || canImport(Darwin))
 extension FolderWatch {
-    /// No notifications on this platform yet: observers are never called.
-    private final class NotificationSource: Sendable {
-        init?(folder: String) { return nil }
+    /// No notifications on this platform: observers are never called.
+    final class NotificationSource: Sendable {
+        init?(folder: String, recursive: Bool) { return nil }
         func start(_ deliver: @escaping @Sendable (String?) -> Void) {}
         func stop() {}
     }

@@ -242,6 +242,16 @@ package final class Descriptor {
         return FileStatus(info)
     }
 
+    /// The kind and version of `name` in this folder, a link not followed; nil when nothing has that name.
+    package func version(of name: EntryName) throws(FileSystemError) -> (kind: FileStatus.Kind, version: FileVersion)? {
+        var info = stat()
+        guard fstatat(fd, name.systemName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw .current(.stat, path: child(name))
+        }
+        return (FileStatus(info).kind, FileVersion(info))
+    }
+
     /// Renames `name` to `newName` in this folder, replacing what `newName` names unless it is a folder.
     package func rename(_ name: EntryName, to newName: EntryName) throws(FileSystemError) {
         guard renameat(fd, name.systemName, fd, newName.systemName) == 0 else { throw obstacle(.rename, newName) }

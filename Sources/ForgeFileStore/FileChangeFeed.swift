@@ -1,0 +1,150 @@
+internal import ForgeCore
+
+/// The changes to the files beneath one folder of a ``DiskFileStore``, from any process, told to every stream of
+/// that folder.
+///
+/// One feed per store folder and observed folder in a process, however many streams: it keeps the versions of the
+/// files beneath the observed folder, and when the folder watch tells of a path, looks at what is there now and
+/// tells the streams what differs. Looking rather than trusting the event is what makes renames, removals of whole
+/// folders and a lost notification (a full kernel queue) come out right; it also means that a change undone before
+/// it is looked at (a file made and deleted at once) may not be told, and two quick saves may be told as one.
+final class FileChangeFeed: Sendable {
+    /// What tells one feed from another: the store folder's path and the observed folder.
+    private struct Key: Hashable {
+        let root: String
+        let folder: String
+    }
+
+    /// What the feed saw, and its streams.
+    private struct State {
+        /// The files beneath the observed folder, from the first look on.
+        var snapshot = FileSnapshot([:])
+        /// Whether the first look and the reports made during it have been looked at; until then reports wait in
+        /// `pending`.
+        var isReady = false
+        /// The paths told of before the feed is ready, in order.
+        var pending: [String?] = []
+        var streams: [Int: AsyncStream<FileChange>.Continuation] = [:]
+        var nextID = 0
+    }
+
+    /// The feeds running in this process.
+    private static let running = LockedState<[Key: FileChangeFeed]>([:])
+
+    private let key: Key
+    private let folder: StoreFolder
+    /// The observed folder's names; none for the store folder.
+    private let components: [String]
+    private let state = LockedState(State())
+    /// The folder watch, from the feed's start to the end of its last stream.
+    private let watch = LockedState<ChangeObservation?>(nil)
+
+    private init(key: Key, folder: StoreFolder, components: [String]) {
+        self.key = key
+        self.folder = folder
+        self.components = components
+    }
+
+    /// A stream of the changes beneath `components` of `folder`, joining the feed of that folder or starting it.
+    ///
+    /// A new feed watches the store folder before it looks at the files, and the events of that look are looked at
+    /// after it, so every change made after this returns is told.
+    static func stream(of folder: StoreFolder, in components: [String]) -> AsyncStream<FileChange> {
+        let (stream, continuation) = AsyncStream<FileChange>.makeStream(bufferingPolicy: .unbounded)
+        let key = Key(root: folder.path, folder: components.joined(separator: "/"))
+        let (feed, id) = running.withLock { running -> (FileChangeFeed, Int) in
+            let feed: FileChangeFeed
+            if let existing = running[key] {
+                feed = existing
+            } else {
+                // Started under the lock, so a stream that joins it next finds it looking at the files already.
+                feed = FileChangeFeed(key: key, folder: folder, components: components)
+                running[key] = feed
+                feed.start()
+            }
+            let id = feed.state.withLock { state in
+                state.nextID += 1
+                state.streams[state.nextID] = continuation
+                return state.nextID
+            }
+            return (feed, id)
+        }
+        continuation.onTermination = { _ in feed.remove(id) }
+        return stream
+    }
+
+    /// Watches the store folder, looks at the files beneath the observed folder, then at what changed meanwhile.
+    private func start() {
+        let observation = FolderWatch.observe(folder.path, recursive: true) { [weak self] changed in
+            self?.changed(changed)
+        }
+        watch.withLock { $0 = observation }
+        let snapshot = FileSnapshot(folder.fileVersions(under: components))
+        state.withLock { $0.snapshot = snapshot }
+        while true {
+            let pending = state.withLock { state -> [String?] in
+                defer { state.pending = [] }
+                if state.pending.isEmpty { state.isReady = true }
+                return state.pending
+            }
+            if pending.isEmpty { break }
+            for changed in pending { look(at: changed) }
+        }
+    }
+
+    /// Follows the watch's report of `changed`: kept for after the first look, or looked at now.
+    private func changed(_ changed: String?) {
+        let waits = state.withLock { state in
+            guard !state.isReady else { return false }
+            state.pending.append(changed)
+            return true
+        }
+        if !waits { look(at: changed) }
+    }
+
+    /// Looks at the path `changed` (relative to the store folder; nil: everything) and tells the streams what
+    /// differs from the snapshot.
+    private func look(at changed: String?) {
+        guard let (path, now) = current(at: changed) else { return }
+        state.withLock { state in
+            for change in state.snapshot.replace(at: path, with: now) {
+                for stream in state.streams.values { stream.yield(change) }
+            }
+        }
+    }
+
+    /// The path to look at for a report of `changed`, and the versions of the files at and beneath it now; nil when
+    /// the report cannot concern the observed folder.
+    private func current(at changed: String?) -> (path: String, now: [String: FileVersion])? {
+        let observed = key.folder
+        guard let changed else { return (observed, folder.fileVersions(under: components)) }
+        // Names as the listings show them: NFC, as the store writes them, and never a temporary file.
+        let names = changed.split(separator: "/").map { FileNameEncoding.canonicalForm(of: String($0)) }
+        guard let last = names.last, !TemporaryName.isTemporary(last) else { return nil }
+        let path = names.joined(separator: "/")
+        if !FolderWatch.isPath(path, within: observed) {
+            // A folder on the way to the observed one, made or removed: everything beneath may have changed.
+            guard FolderWatch.isPath(observed, within: path) else { return nil }
+            return (observed, folder.fileVersions(under: components))
+        }
+        switch folder.entryVersion(at: names) {
+        case .file(let version): return (path, [path: version])
+        case .folder: return (path, folder.fileVersions(under: names))
+        case .nothing: return (path, [:])
+        }
+    }
+
+    /// Forgets the ended stream numbered `id`, and stops the feed after its last.
+    private func remove(_ id: Int) {
+        let ended = Self.running.withLock { running -> Bool in
+            let isLast = state.withLock { state in
+                state.streams[id] = nil
+                return state.streams.isEmpty
+            }
+            guard isLast, running[key] === self else { return false }
+            running[key] = nil
+            return true
+        }
+        if ended { watch.withLock { $0 }?.end() }
+    }
+}
