@@ -93,7 +93,7 @@ extension FolderWatch {
                 eventMask: [.write, .delete, .rename, .link],
                 queue: FolderWatch.queue
             )
-            source.setEventHandler(handler: onChange)
+            source.setEventHandler { onChange() }
             source.setCancelHandler { [folder] in
                 _ = close(descriptor)
                 FolderWatch.openDescriptors.withLock { $0[folder, default: 0] -= 1 }
