@@ -24,6 +24,18 @@ struct DiskFileStoreChangesTests {
         }
     }
 
+    /// More folders than the 128 inotify instances a user may have by default: the process's watches share one.
+    @Test func twoHundredStoresWatchedAtOnceEachSeeTheirOwnChanges() async throws {
+        try await withTemporaryFolder { folder in
+            let stores = (0..<200).map { DiskFileStore(directory: .custom(folder), namespace: "store-\($0)") }
+            let readers = try stores.map { StreamReader(try $0.changes(in: "")) }
+            for (index, store) in stores.enumerated() { try await store.save(Data("x".utf8), to: "own-\(index).txt") }
+            for (index, reader) in readers.enumerated() {
+                #expect(await reader.next() == .created("own-\(index).txt"))
+            }
+        }
+    }
+
     @Test func aFolderMovedInOrOutByAnotherProgramIsToldAsItsFiles() async throws {
         try await withTemporaryFolder { folder in
             let store = DiskFileStore(directory: .custom(folder), namespace: "files")

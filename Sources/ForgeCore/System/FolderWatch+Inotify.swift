@@ -9,20 +9,25 @@ internal import Foundation
 #endif
 
 extension FolderWatch {
-    /// An inotify instance that watches a folder (with its sub-folders when recursive) and its parent, read on a
-    /// dispatch source.
-    final class NotificationSource: @unchecked Sendable {
-        // The watch descriptors and `source` are set by `start`, before the source runs, and changed afterwards only
-        // on `FolderWatch.queue`, where every event is read too.
+    /// The inotify watches of a folder (with its sub-folders when recursive) and of its parent, in the process's one
+    /// inotify instance.
+    final class NotificationSource: Sendable {
+        /// The watches this source holds.
+        private struct Watches {
+            /// The watch of the folder's parent, which tells when the folder appears or goes.
+            var parent: Inotify.Watch?
+            /// The folders watched, by watch descriptor, with their paths relative to the folder ("" for itself).
+            var folders: [Int32: (relative: String, watch: Inotify.Watch)] = [:]
+            /// Whether the source was stopped: nothing is watched any more.
+            var isStopped = false
+        }
+
         private let folder: String
         private let parent: String
         private let name: String
         private let recursive: Bool
-        private let descriptor: Int32
-        private var source: (any DispatchSourceRead)?
-        private var parentWatch: Int32 = -1
-        /// The folders watched, by watch descriptor: their paths relative to the folder, "" for the folder itself.
-        private var folders: [Int32: String] = [:]
+        private let watches = LockedState(Watches())
+        private let deliver = LockedState<(@Sendable (String?) -> Void)?>(nil)
 
         /// The events that change what a folder holds: a name created, written, renamed in or out, or removed.
         private static let changes = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
@@ -30,119 +35,237 @@ extension FolderWatch {
         private static let folderGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
 
         init?(folder: String, recursive: Bool) {
-            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            guard descriptor >= 0 else { return nil }
-            FolderWatch.openDescriptors.withLock { $0[folder, default: 0] += 1 }
-            self.descriptor = descriptor
             self.folder = folder
             self.recursive = recursive
             self.parent = (folder as NSString).deletingLastPathComponent
             self.name = (folder as NSString).lastPathComponent
         }
 
-        /// Starts reading events, calling `deliver` on the watches' queue for each.
+        /// Starts watching, calling `deliver` on the watches' queue for each change.
         ///
-        /// The folder is watched when this returns, so a change made after it is never missed. (The state is set
-        /// here before the source runs its first handler on the queue, and only there afterwards.)
+        /// The folder is watched when this returns, so a change made after it is never missed.
         func start(_ deliver: @escaping @Sendable (String?) -> Void) {
-            parentWatch = inotify_add_watch(descriptor, parent, Self.changes | UInt32(IN_ONLYDIR))
-            watch("")
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: FolderWatch.queue)
-            source.setEventHandler { [self] in readEvents(deliver) }
-            source.setCancelHandler { [descriptor, folder] in
-                _ = close(descriptor)
-                FolderWatch.openDescriptors.withLock { $0[folder, default: 0] -= 1 }
+            self.deliver.withLock { $0 = deliver }
+            FolderWatch.openDescriptors.withLock { $0[folder, default: 0] += 1 }
+            watches.withLock { watches in
+                watches.parent = Inotify.shared.add(parent, mask: Self.changes | UInt32(IN_ONLYDIR)) {
+                    [self] mask, name in parentChanged(mask: mask, name: name)
+                }
+                watch("", in: &watches)
             }
-            self.source = source
-            source.resume()
         }
 
-        /// Stops reading events and closes the descriptor.
+        /// Stops every watch of this source.
         func stop() {
-            FolderWatch.queue.async { [self] in source?.cancel() }
+            deliver.withLock { $0 = nil }
+            watches.withLock { watches in
+                watches.isStopped = true
+                if let parent = watches.parent { Inotify.shared.remove(parent) }
+                watches.parent = nil
+                unwatch("", in: &watches)
+            }
+            FolderWatch.openDescriptors.withLock { $0[folder, default: 0] -= 1 }
+        }
+
+        /// Tells the observer of `changed`, unless the source stopped.
+        private func tell(_ changed: String?) {
+            deliver.withLock { $0 }?(changed)
         }
 
         /// Watches the folder at `relative`, when it exists, and the folders beneath it when recursive.
         ///
         /// The watched folder may be reached through a link, as a store's folder may; a link beneath it is not
         /// followed, so nothing outside the folder is watched.
-        private func watch(_ relative: String) {
+        private func watch(_ relative: String, in watches: inout Watches) {
+            guard !watches.isStopped else { return }
             let path = relative.isEmpty ? folder : folder + "/" + relative
             let linkRule = relative.isEmpty ? 0 : UInt32(IN_DONT_FOLLOW)
-            let watch = inotify_add_watch(
-                descriptor,
-                path,
-                Self.changes | Self.folderGone | UInt32(IN_ONLYDIR) | linkRule
-            )
-            guard watch >= 0 else { return }
-            folders[watch] = relative
+            let mask = Self.changes | Self.folderGone | UInt32(IN_ONLYDIR) | linkRule
+            guard
+                let watch = Inotify.shared.add(
+                    path,
+                    mask: mask,
+                    handler: { [self] mask, name in
+                        folderChanged(mask: mask, name: name, relative: relative)
+                    }
+                )
+            else { return }
+            watches.folders[watch.descriptor] = (relative, watch)
             guard recursive else { return }
-            for child in FolderWatch.subfolders(of: relative, in: folder) { self.watch(child) }
+            for child in FolderWatch.subfolders(of: relative, in: folder) { self.watch(child, in: &watches) }
         }
 
         /// Stops watching the folder at `relative` and every folder beneath it.
-        private func unwatch(_ relative: String) {
-            for (watch, path) in folders where FolderWatch.isPath(path, within: relative) {
-                _ = inotify_rm_watch(descriptor, watch)
-                folders[watch] = nil
+        private func unwatch(_ relative: String, in watches: inout Watches) {
+            for (descriptor, entry) in watches.folders where FolderWatch.isPath(entry.relative, within: relative) {
+                Inotify.shared.remove(entry.watch)
+                watches.folders[descriptor] = nil
             }
         }
 
-        /// Reads the events waiting, and tells `deliver` of each that concerns the folder.
-        private func readEvents(_ deliver: @Sendable (String?) -> Void) {
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { return }
+        /// Follows an event of the parent: the folder made (or renamed into place) is watched anew, and its
+        /// appearing or going tells of everything.
+        private func parentChanged(mask: UInt32, name: String) {
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 { return tell(nil) }
+            guard name == self.name, mask & Self.changes != 0 else { return }
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                watches.withLock { watches in
+                    unwatch("", in: &watches)
+                    watch("", in: &watches)
+                }
+            }
+            tell(nil)
+        }
+
+        /// Follows an event of the watched folder at `relative`.
+        private func folderChanged(mask: UInt32, name: String, relative: String) {
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 { return tell(nil) }
+            if mask & Self.folderGone != 0 {
+                // Moved away (a `removeAll()` renames the folder first) or removed: stop following it. Its parent's
+                // event tells of a sub-folder; the folder itself changes everything.
+                guard relative.isEmpty else { return }
+                watches.withLock { unwatch("", in: &$0) }
+                return tell(nil)
+            }
+            guard !name.isEmpty, mask & Self.changes != 0 else { return }
+            let changed = FolderWatch.path(of: name, in: relative)
+            if recursive, mask & UInt32(IN_ISDIR) != 0 {
+                // A sub-folder renamed away is no longer this folder's; one made or renamed in is watched before it
+                // is told of, so the observer's look into it misses nothing made after.
+                watches.withLock { watches in
+                    if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 { unwatch(changed, in: &watches) }
+                    if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watch(changed, in: &watches) }
+                }
+            }
+            tell(changed)
+        }
+    }
+}
+
+/// The process's one inotify instance, shared by every folder watch: the system allows a user few instances (128 by
+/// default, for all their processes), and many watches in each.
+///
+/// Watches of one folder by several sources share the kernel's watch descriptor; each source's handler is called for
+/// its events, and the kernel's watch is removed with its last handler. The instance's descriptor is open while any
+/// watch is.
+final class Inotify: Sendable {
+    /// One handler's watch of a folder.
+    struct Watch: Sendable {
+        /// The kernel's watch descriptor, shared by every handler of the folder.
+        let descriptor: Int32
+        /// The handler's number.
+        let handler: Int
+    }
+
+    /// A handler of a folder's events, given the event's mask and name (empty for the folder itself).
+    typealias Handler = @Sendable (_ mask: UInt32, _ name: String) -> Void
+
+    // Unchecked: the dispatch source is not marked Sendable on Linux; the state is only used under its lock.
+    private struct State: @unchecked Sendable {
+        /// The instance's descriptor; -1 while no watch is open.
+        var descriptor: Int32 = -1
+        var source: (any DispatchSourceRead)?
+        /// The handlers of each watched folder, by watch descriptor, then by number.
+        var handlers: [Int32: [Int: Handler]] = [:]
+        var lastHandler = 0
+    }
+
+    /// The instance.
+    static let shared = Inotify()
+
+    private let state = LockedState(State())
+
+    /// Watches the folder at `path` for `mask` (added to what other handlers of that folder asked for), calling
+    /// `handler` on the watches' queue for each of its events, and for a lost event (`IN_Q_OVERFLOW`).
+    ///
+    /// - Returns: The watch, for ``remove(_:)``; nil when the folder cannot be watched (missing, not a folder, no
+    ///   watch left).
+    func add(_ path: String, mask: UInt32, handler: @escaping Handler) -> Watch? {
+        state.withLock { state in
+            if state.descriptor < 0 { open(&state) }
+            guard state.descriptor >= 0 else { return nil }
+            let descriptor = inotify_add_watch(state.descriptor, path, mask | UInt32(IN_MASK_ADD))
+            guard descriptor >= 0 else {
+                closeIfUnused(&state)
+                return nil
+            }
+            state.lastHandler += 1
+            state.handlers[descriptor, default: [:]][state.lastHandler] = handler
+            return Watch(descriptor: descriptor, handler: state.lastHandler)
+        }
+    }
+
+    /// Stops calling the handler of `watch`, removing the kernel's watch after the folder's last handler.
+    func remove(_ watch: Watch) {
+        state.withLock { state in
+            guard var handlers = state.handlers[watch.descriptor] else { return }
+            handlers[watch.handler] = nil
+            if handlers.isEmpty {
+                state.handlers[watch.descriptor] = nil
+                _ = inotify_rm_watch(state.descriptor, watch.descriptor)
+            } else {
+                state.handlers[watch.descriptor] = handlers
+            }
+            closeIfUnused(&state)
+        }
+    }
+
+    /// Opens the instance and starts reading its events.
+    private func open(_ state: inout State) {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: FolderWatch.queue)
+        source.setEventHandler { [self] in readEvents(from: descriptor) }
+        source.setCancelHandler { _ = close(descriptor) }
+        source.resume()
+        state.descriptor = descriptor
+        state.source = source
+    }
+
+    /// Closes the instance when no watch is left; the next ``add(_:mask:handler:)`` opens a new one.
+    private func closeIfUnused(_ state: inout State) {
+        guard state.handlers.isEmpty, let source = state.source else { return }
+        source.cancel()
+        state.source = nil
+        state.descriptor = -1
+    }
+
+    /// Reads the events waiting on `descriptor` and calls their handlers.
+    private func readEvents(from descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return }
+            var events: [(watch: Int32, mask: UInt32, name: String)] = []
+            buffer.withUnsafeBytes { bytes in
                 var offset = 0
-                buffer.withUnsafeBytes { bytes in
-                    while offset + MemoryLayout<inotify_event>.size <= count {
-                        let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-                        let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                        let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                        let nameStart = offset + MemoryLayout<inotify_event>.size
-                        let nameBytes = bytes[nameStart..<(nameStart + length)].prefix { $0 != 0 }
-                        offset = nameStart + length
-                        handle(watch: watch, mask: mask, name: String(decoding: nameBytes, as: UTF8.self), deliver)
-                    }
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                    let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    let nameBytes = bytes[nameStart..<(nameStart + length)].prefix { $0 != 0 }
+                    offset = nameStart + length
+                    events.append((watch, mask, String(decoding: nameBytes, as: UTF8.self)))
                 }
             }
+            for event in events { dispatch(event.watch, event.mask, event.name) }
         }
+    }
 
-        /// Tells `deliver` what one event means for the folder.
-        private func handle(watch: Int32, mask: UInt32, name: String, _ deliver: @Sendable (String?) -> Void) {
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                deliver(nil)
-            } else if watch == parentWatch {
-                // The folder made (or renamed into place) or removed: watch it anew, and tell of everything.
-                guard name == self.name else { return }
-                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                    unwatch("")
-                    self.watch("")
-                }
-                deliver(nil)
-            } else if let relative = folders[watch] {
-                if mask & Self.folderGone != 0 {
-                    // Moved away (a `removeAll()` renames the folder first) or removed: stop following it. Its
-                    // parent's event tells of a sub-folder; the folder itself changes everything.
-                    if mask & UInt32(IN_IGNORED) == 0 { _ = inotify_rm_watch(descriptor, watch) }
-                    folders[watch] = nil
-                    if relative.isEmpty {
-                        unwatch("")
-                        deliver(nil)
-                    }
-                } else if !name.isEmpty {
-                    let changed = FolderWatch.path(of: name, in: relative)
-                    if recursive, mask & UInt32(IN_ISDIR) != 0 {
-                        // A sub-folder renamed away is no longer this folder's; one made or renamed in is watched
-                        // before it is told of, so the observer's look into it misses nothing made after.
-                        if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 { unwatch(changed) }
-                        if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { self.watch(changed) }
-                    }
-                    deliver(changed)
-                }
+    /// Calls the handlers of one event: those of its folder, or every handler for a lost event.
+    private func dispatch(_ watch: Int32, _ mask: UInt32, _ name: String) {
+        let handlers = state.withLock { state -> [Handler] in
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 { return state.handlers.values.flatMap(\.values) }
+            let handlers = Array(state.handlers[watch]?.values ?? [:].values)
+            if mask & UInt32(IN_IGNORED) != 0 {
+                // The kernel removed the watch (its folder went): its handlers are told, then forgotten.
+                state.handlers[watch] = nil
+                closeIfUnused(&state)
             }
+            return handlers
         }
+        for handler in handlers { handler(mask, name) }
     }
 }
 #endif
