@@ -80,9 +80,11 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     ///
     /// `UserDefaults` refuses a few names as suites (the app's own bundle identifier, `NSGlobalDomain`):
     /// those name the app's own defaults, so the store then uses `UserDefaults.standard`, and
-    /// ``removeAll()`` clears the app's domain, where its values are.
+    /// ``removeAll()`` clears the app's domain, where its values are. The store does the same with the app's domain
+    /// name where there is no bundle identifier (the process name, as on Linux), which `UserDefaults` would take as a
+    /// second suite on the same property list, whose changes `UserDefaults.standard` sees only after a flush.
     public init(suiteName: String) {
-        if let suite = UserDefaults(suiteName: suiteName) {
+        if suiteName != Self.appDomainName, let suite = UserDefaults(suiteName: suiteName) {
             self.init(defaults: suite, domainName: suiteName)
         } else {
             self.init()
@@ -98,8 +100,13 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     ///     where there is none).
     public init(defaults: UserDefaults, domainName: String? = nil) {
         self.defaults = defaults
-        self.domainName = domainName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        self.domainName = domainName ?? Self.appDomainName
         self.synchronizer = DefaultsSynchronizer(defaults: defaults, domainName: self.domainName)
+    }
+
+    /// The app's own domain: its bundle identifier, or the process name where there is none.
+    private static var appDomainName: String {
+        Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
     /// The defaults key for `key`: its NFC spelling.
@@ -193,6 +200,7 @@ extension UserDefaultsKVStore: KVStoring {
         try refuseUnsavable(key)
         let object = try DefaultsValueCoding.object(for: value, key: key.key)
         synchronizer.write { defaults.set(object, forKey: name(key.key)) }
+        DefaultsChangeHub.shared.post(key.key, in: domainName)
     }
 
     /// Removes the value stored for `key`, and those under the older names its migrations read; on Linux the
@@ -205,6 +213,7 @@ extension UserDefaultsKVStore: KVStoring {
             // Older names first, as DiskKVStore does: what another process reads meanwhile is never an older value.
             for name in key.storedNames.reversed() { defaults.removeObject(forKey: self.name(name)) }
         }
+        for name in key.storedNames { DefaultsChangeHub.shared.post(name, in: domainName) }
     }
 
     /// Returns true when the defaults hold a value for `key`, or for an older name its migrations read.
@@ -243,6 +252,8 @@ extension UserDefaultsKVStore: KVStoring {
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the property list cannot be written or removed.
     public func removeAll() throws {
+        // Also after a failure, which may have removed some: a needless notice only costs the observers a read.
+        defer { DefaultsChangeHub.shared.post(nil, in: domainName) }
         #if canImport(Darwin)
         for key in keysToRemove() {
             defaults.removeObject(forKey: key)
@@ -250,5 +261,20 @@ extension UserDefaultsKVStore: KVStoring {
         #else
         try synchronizer.removeDomain()
         #endif
+    }
+}
+
+extension UserDefaultsKVStore: KVChangeObserving {
+    /// Tells of the changes every store of ``domainName`` in this process makes, key by key, and of those that reach
+    /// the domain from elsewhere as a change of any key: on Linux, the property list written or removed by another
+    /// process (or this one's flush); on Apple platforms, the system's notification of changes made through
+    /// ``defaults`` by other code of this process.
+    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+        let stores = DefaultsChangeHub.shared.observe(domainName, onChange: onChange)
+        let outside = synchronizer.observeOutsideChanges { onChange(nil) }
+        return ChangeObservation {
+            stores.end()
+            outside.end()
+        }
     }
 }
