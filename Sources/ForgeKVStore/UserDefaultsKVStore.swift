@@ -58,6 +58,21 @@ internal import ForgeCore
 ///
 /// Like the other stores, it refuses values JSON cannot represent (`Double.nan`, infinities) with
 /// ``KVStoreError/encodingFailed(key:underlying:)``, also when they would be stored natively.
+///
+/// ## Changes made elsewhere
+/// A ``ReactiveKVStore`` over this store emits, besides the wrapper's own writes:
+///
+/// - every change another `UserDefaultsKVStore` of the same ``domainName`` makes in this process, as it is made, on
+///   every platform. `UserDefaultsKVStore()` and a store on the app's domain by name are one domain.
+/// - on Linux, what another process writes to the domain's property list: its changes once it flushes them (about
+///   10 ms after its write, later while the file is locked or cannot be written; at once on its ``flush()``; when it
+///   exits normally), and its ``removeAll()`` when it returns. One inotify watch of the preferences folder per process
+///   tells of the file written or removed, as a change of any key; each stream then reads its key, which loads the
+///   file again. This process's own flushes are told too, and cost each stream a read. A change plain `UserDefaults`
+///   code makes in this process is seen when the file is next written (a store's flush writes it).
+/// - on Apple platforms, what other code of this process changes through ``defaults``, which the system tells with
+///   `UserDefaults.didChangeNotification`, as a change of any key. Other processes' changes, those of an app group
+///   too, are not observed yet: the system tells of them only to key-value observers of each key.
 public struct UserDefaultsKVStore: @unchecked Sendable {
     // Safe to share: `UserDefaults` is documented as thread-safe, and the store's other mutable state is in its
     // synchronizer, behind a lock.
@@ -65,6 +80,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     /// The defaults this store reads and writes.
     public let defaults: UserDefaults
     /// The persistent domain ``removeAll()`` clears: the suite name, or the app's own domain.
+    ///
+    /// Stores of one domain tell each other's changes to their ``ReactiveKVStore`` streams.
     public let domainName: String
     /// Writes the store's changes behind and reloads the property list when it changed (Linux).
     let synchronizer: DefaultsSynchronizer
