@@ -8,8 +8,7 @@ import Testing
 /// A `ReactiveKVStore` over a `UserDefaultsKVStore` sees the changes every store of the same domain makes in the
 /// process, and on Linux those that reach the domain's property list from elsewhere.
 ///
-/// Serialized: the tests count the observers of the hub and the watch of the preferences folder, which only the
-/// streams of these tests start.
+/// Serialized: the tests count the observers of the hub, and watch the preferences folder.
 @Suite(.serialized)
 struct UserDefaultsKVStoreStreamTests {
     let key = KVKey<Int>("taskflow.taskCount")
@@ -122,7 +121,24 @@ struct UserDefaultsKVStoreStreamTests {
             _ = consume streams
             #expect(reactive.observerCount == 0)
             #expect(DefaultsChangeHub.shared.observerCount(of: suite) == 0)
-            #expect(!FolderWatch.isWatching(DefaultsFileLock.preferencesFolder))
+        }
+    }
+
+    @Test func anEndedObservationKeepsNoObserverAnywhere() async throws {
+        try await withSuite { suite in
+            let store = UserDefaultsKVStore(suiteName: suite)
+            // Whether the preferences folder is watched depends on the streams of other tests running meanwhile: what
+            // this observation added is seen by what it holds, which nothing keeps once it ends.
+            for _ in 0..<1_000 {
+                weak var released: Sentinel?
+                do {
+                    let held = Sentinel()
+                    released = held
+                    store.observeChanges { _ in _ = held }.end()
+                }
+                #expect(released == nil)
+            }
+            #expect(DefaultsChangeHub.shared.observerCount(of: suite) == 0)
         }
     }
 
@@ -189,6 +205,9 @@ struct UserDefaultsKVStoreStreamTests {
         }
     }
 }
+
+/// An object whose release shows that nothing holds the closure that captured it.
+private final class Sentinel: Sendable {}
 
 /// A stream's iterator, advanced with a bound, so that a change never seen fails the test instead of hanging it.
 private final class BoundedReader<Element: Sendable>: @unchecked Sendable {
