@@ -17,9 +17,11 @@ internal import Foundation
 ///   `synchronize()`, which reloads the file and keeps the changes not yet written.
 /// - A process that exits normally (`exit` or a return from `main`) writes what is pending first: the first change
 ///   registers an `atexit` handler.
+/// - ``observeOutsideChanges(_:)`` tells when the property list was written or removed, by any process.
 ///
 /// Every call that may read or write the file holds the ``DefaultsFileLock``. On Apple platforms `cfprefsd` persists
-/// and shares changes by itself, and every method here only runs its body.
+/// and shares changes by itself: every other method here only runs its body, and ``observeOutsideChanges(_:)``
+/// observes the system's notification of the changes made through the store's `UserDefaults` in this process.
 final class DefaultsSynchronizer: @unchecked Sendable {
     // Safe to share: `UserDefaults` is documented as thread-safe, and the mutable state is in `state`, a
     // `LockedState`.
@@ -177,6 +179,36 @@ final class DefaultsSynchronizer: @unchecked Sendable {
             return nil
         }
         if let failure { throw .removeAllFailed(underlying: failure) }
+        #endif
+    }
+
+    /// Calls `onChange` when the domain may have changed other than through this process's stores, until the returned
+    /// observation ends; the change may be to any key.
+    ///
+    /// - On Linux: when the property list is written, replaced or removed, by any process, this one's flushes
+    ///   included (one inotify watch of the folder per process, ``FolderWatch``). A read made after the call sees
+    ///   the change: it waits for the writer's lock, and loads the file again since its `stat` and the stores' write
+    ///   count changed. `UserDefaults` on Linux writes a property list only when it flushes, so another process's
+    ///   changes arrive when it flushes, not when it makes them.
+    /// - On Apple platforms: when the system posts `UserDefaults.didChangeNotification` for ``defaults``, that is, for
+    ///   a change any code of this process makes through that instance. The system posts it for no other process.
+    func observeOutsideChanges(_ onChange: @escaping @Sendable () -> Void) -> ChangeObservation {
+        #if canImport(Darwin)
+        let registration = NotificationCenter.default.addObserver(
+            forName: UserDefaults.didChangeNotification,
+            object: defaults,
+            queue: nil
+        ) { _ in onChange() }
+        // Not `Sendable` (an `NSObjectProtocol`), but only handed back to `NotificationCenter`, which is thread-safe.
+        nonisolated(unsafe) let token = registration
+        return ChangeObservation { NotificationCenter.default.removeObserver(token) }
+        #else
+        let folder = (plistPath as NSString).deletingLastPathComponent
+        let fileName = (plistPath as NSString).lastPathComponent
+        // nil: the folder appeared or went, or the kernel dropped events; the file may have changed too.
+        return FolderWatch.observe(folder) { name in
+            if name == nil || name == fileName { onChange() }
+        }
         #endif
     }
 

@@ -58,6 +58,21 @@ internal import ForgeCore
 ///
 /// Like the other stores, it refuses values JSON cannot represent (`Double.nan`, infinities) with
 /// ``KVStoreError/encodingFailed(key:underlying:)``, also when they would be stored natively.
+///
+/// ## Changes made elsewhere
+/// A ``ReactiveKVStore`` over this store emits, besides the wrapper's own writes:
+///
+/// - every change another `UserDefaultsKVStore` of the same ``domainName`` makes in this process, as it is made, on
+///   every platform. `UserDefaultsKVStore()` and a store on the app's domain by name are one domain.
+/// - on Linux, what another process writes to the domain's property list: its changes once it flushes them (about
+///   10 ms after its write, later while the file is locked or cannot be written; at once on its ``flush()``; when it
+///   exits normally), and its ``removeAll()`` when it returns. One inotify watch of the preferences folder per process
+///   tells of the file written or removed, as a change of any key; each stream then reads its key, which loads the
+///   file again. This process's own flushes are told too, and cost each stream a read. A change plain `UserDefaults`
+///   code makes in this process is seen when the file is next written (a store's flush writes it).
+/// - on Apple platforms, what other code of this process changes through ``defaults``, which the system tells with
+///   `UserDefaults.didChangeNotification`, as a change of any key. Other processes' changes, those of an app group
+///   too, are not observed yet: the system tells of them only to key-value observers of each key.
 public struct UserDefaultsKVStore: @unchecked Sendable {
     // Safe to share: `UserDefaults` is documented as thread-safe, and the store's other mutable state is in its
     // synchronizer, behind a lock.
@@ -65,6 +80,8 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     /// The defaults this store reads and writes.
     public let defaults: UserDefaults
     /// The persistent domain ``removeAll()`` clears: the suite name, or the app's own domain.
+    ///
+    /// Stores of one domain tell each other's changes to their ``ReactiveKVStore`` streams.
     public let domainName: String
     /// Writes the store's changes behind and reloads the property list when it changed (Linux).
     let synchronizer: DefaultsSynchronizer
@@ -80,9 +97,11 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     ///
     /// `UserDefaults` refuses a few names as suites (the app's own bundle identifier, `NSGlobalDomain`):
     /// those name the app's own defaults, so the store then uses `UserDefaults.standard`, and
-    /// ``removeAll()`` clears the app's domain, where its values are.
+    /// ``removeAll()`` clears the app's domain, where its values are. The store does the same with the app's domain
+    /// name where there is no bundle identifier (the process name, as on Linux), which `UserDefaults` would take as a
+    /// second suite on the same property list, whose changes `UserDefaults.standard` sees only after a flush.
     public init(suiteName: String) {
-        if let suite = UserDefaults(suiteName: suiteName) {
+        if suiteName != Self.appDomainName, let suite = UserDefaults(suiteName: suiteName) {
             self.init(defaults: suite, domainName: suiteName)
         } else {
             self.init()
@@ -98,8 +117,13 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     ///     where there is none).
     public init(defaults: UserDefaults, domainName: String? = nil) {
         self.defaults = defaults
-        self.domainName = domainName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        self.domainName = domainName ?? Self.appDomainName
         self.synchronizer = DefaultsSynchronizer(defaults: defaults, domainName: self.domainName)
+    }
+
+    /// The app's own domain: its bundle identifier, or the process name where there is none.
+    private static var appDomainName: String {
+        Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
     /// The defaults key for `key`: its NFC spelling.
@@ -193,6 +217,7 @@ extension UserDefaultsKVStore: KVStoring {
         try refuseUnsavable(key)
         let object = try DefaultsValueCoding.object(for: value, key: key.key)
         synchronizer.write { defaults.set(object, forKey: name(key.key)) }
+        DefaultsChangeHub.shared.post(key.key, in: domainName)
     }
 
     /// Removes the value stored for `key`, and those under the older names its migrations read; on Linux the
@@ -205,6 +230,7 @@ extension UserDefaultsKVStore: KVStoring {
             // Older names first, as DiskKVStore does: what another process reads meanwhile is never an older value.
             for name in key.storedNames.reversed() { defaults.removeObject(forKey: self.name(name)) }
         }
+        for name in key.storedNames { DefaultsChangeHub.shared.post(name, in: domainName) }
     }
 
     /// Returns true when the defaults hold a value for `key`, or for an older name its migrations read.
@@ -243,6 +269,8 @@ extension UserDefaultsKVStore: KVStoring {
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when the property list cannot be written or removed.
     public func removeAll() throws {
+        // Also after a failure, which may have removed some: a needless notice only costs the observers a read.
+        defer { DefaultsChangeHub.shared.post(nil, in: domainName) }
         #if canImport(Darwin)
         for key in keysToRemove() {
             defaults.removeObject(forKey: key)
@@ -250,5 +278,20 @@ extension UserDefaultsKVStore: KVStoring {
         #else
         try synchronizer.removeDomain()
         #endif
+    }
+}
+
+extension UserDefaultsKVStore: KVChangeObserving {
+    /// Tells of the changes every store of ``domainName`` in this process makes, key by key, and of those that reach
+    /// the domain from elsewhere as a change of any key: on Linux, the property list written or removed by another
+    /// process (or this one's flush); on Apple platforms, the system's notification of changes made through
+    /// ``defaults`` by other code of this process.
+    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+        let stores = DefaultsChangeHub.shared.observe(domainName, onChange: onChange)
+        let outside = synchronizer.observeOutsideChanges { onChange(nil) }
+        return ChangeObservation {
+            stores.end()
+            outside.end()
+        }
     }
 }
