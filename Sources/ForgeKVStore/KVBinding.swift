@@ -61,11 +61,13 @@ public final class KVBinding<Value: Codable & Sendable & Equatable> {
     public init(_ key: KVKey<Value>, in store: ReactiveKVStore) {
         self.key = key
         self.store = store
-        // Observed before the first read, so no change between the two is missed.
-        let changes = store.stream(key)
+        // Observed before the first read, so no change between the two is missed. Observed as any JSON, so that a
+        // change between no value and one that does not decode as `Value`, both nil as `Value`, is told too.
+        let changes = store.stream(KVKey<StoredJSON>(key.key))
         read()
         updates = Task { [weak self] in
-            // The stream starts with the value it read when made, which `read()` above has already read.
+            // The stream starts with the value it read when made, which `read()` above has already read. Each later
+            // value only says the key changed: the binding reads it as `Value`.
             for await _ in changes.dropFirst() {
                 guard let self else { return }
                 self.read()

@@ -79,6 +79,23 @@ struct KVBindingTests {
         #expect(binding.value == nil)
     }
 
+    @Test func aBindingOverUserDefaultsFollowsItsNativeValues() async throws {
+        let suite = "forge.tests.binding.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let reactive = ReactiveKVStore(UserDefaultsKVStore(suiteName: suite))
+        let onboarding = KVKey<Bool>("taskflow.onboarding")
+        let binding = KVBinding(onboarding, in: reactive)
+        // A Bool is stored as a native Boolean, which the binding's observation reads as JSON.
+        #expect(
+            try await observesChange(of: { _ = binding.value }, after: { try reactive.set(onboarding, value: true) })
+        )
+        #expect(binding.value == true)
+        #expect(
+            try await observesChange(of: { _ = binding.value }, after: { try reactive.set(onboarding, value: false) })
+        )
+        #expect(binding.value == false)
+    }
+
     @Test func settingValueStoresItAndOtherBindingsOfTheKeySeeIt() async throws {
         let reactive = ReactiveKVStore(InMemoryKVStore())
         let binding = KVBinding(key, in: reactive)
@@ -155,6 +172,16 @@ struct KVBindingTests {
             try await observesChange(of: { _ = binding.lastError }, after: { try reactive.set(asText, value: "x") })
         )
         #expect(binding.value == nil)
+        #expect(binding.lastError?.key == key.key)
+
+        // No value and a value that does not decode both read as nil: the binding is told of the change between them
+        // all the same, so its error is never out of date.
+        #expect(try await observesChange(of: { _ = binding.lastError }, after: { try reactive.remove(key) }))
+        #expect(binding.value == nil)
+        #expect(binding.lastError == nil)
+        #expect(
+            try await observesChange(of: { _ = binding.lastError }, after: { try reactive.set(asText, value: "y") })
+        )
         #expect(binding.lastError?.key == key.key)
     }
 
