@@ -1,13 +1,14 @@
 import ArgumentParser
 import ForgeStorage
 import Foundation
+import Observation
 
 /// `forge kv`: read and edit one key of a key-value store.
 struct KVCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kv",
-        abstract: "Read and edit the keys of a key-value store.",
-        subcommands: [Get.self, SetValue.self, Remove.self]
+        abstract: "Read, edit and watch the keys of a key-value store.",
+        subcommands: [Get.self, SetValue.self, Remove.self, Watch.self]
     )
 
     /// The options of every `kv` subcommand.
@@ -119,6 +120,97 @@ struct KVCommand: AsyncParsableCommand {
             }
             try store.remove(KVKey<JSONValue>(key))
             print("Removed \(key).")
+        }
+    }
+
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a key's value, then each new value as it changes, until interrupted.",
+            discussion: """
+                Each value is printed as JSON on a line of its own (KEY = VALUE), read as --type: KEY (no value) \
+                when the key holds none, KEY (error: ...) when its value does not read as the type. On Linux the \
+                changes other processes make are printed within milliseconds, such as a forge kv set in another \
+                terminal; on other platforms, for now, they are not seen. \
+                Example: forge kv watch taskflow.launchCount --type int.
+                """
+        )
+
+        /// The type a watched value is read as.
+        enum ValueType: String, CaseIterable, ExpressibleByArgument {
+            /// Any JSON value, as `forge kv set` stores it.
+            case json
+            case string
+            case int
+            case double
+            case bool
+        }
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The key.") var key: String
+        @Option(help: "The type to read the value as.") var type = ValueType.json
+        @Option(help: ArgumentHelp("Stop after printing this many values, the current one included.", valueName: "n"))
+        var count: Int?
+
+        func validate() throws {
+            if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
+        }
+
+        func run() async throws {
+            var output = StandardOutput()
+            try await run(to: &output)
+        }
+
+        /// Writes the key's value to `output`, then each new value, until `count` values are written or the task
+        /// is cancelled.
+        ///
+        /// - Throws: The errors of ``StoreOptions/store(forKey:)``; a value that does not read as ``type`` is
+        ///   written as such, and the watch goes on.
+        @MainActor
+        func run(to output: inout some CommandOutput) async throws {
+            let store = ReactiveKVStore(try options.store(forKey: key))
+            switch type {
+            case .json: await watch(KVKey<JSONValue>(key), in: store, to: &output)
+            case .string: await watch(KVKey<String>(key), in: store, to: &output)
+            case .int: await watch(KVKey<Int>(key), in: store, to: &output)
+            case .double: await watch(KVKey<Double>(key), in: store, to: &output)
+            case .bool: await watch(KVKey<Bool>(key), in: store, to: &output)
+            }
+        }
+
+        /// Binds `key` in `store` and writes its value, then each new one, as ``run(to:)`` says.
+        @MainActor
+        private func watch<Value: Codable & Sendable & Equatable>(
+            _ key: KVKey<Value>,
+            in store: ReactiveKVStore,
+            to output: inout some CommandOutput
+        ) async {
+            let binding = KVBinding(key, in: store)
+            // An observation tells of one change, so it is made again with each read; a change it tells of is made
+            // on the main actor, as this runs, so it is made by the time the next read comes.
+            let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            var nextChange = changes.makeAsyncIterator()
+            var written = 0
+            repeat {
+                let (value, error) = withObservationTracking {
+                    (binding.value, binding.lastError)
+                } onChange: {
+                    changed.yield()
+                }
+                output.write(line: Self.line(key: key.key, value: value, error: error))
+                written += 1
+                if let count, written >= count { return }
+            } while await nextChange.next() != nil
+        }
+
+        /// The line written for `key` holding `value`, or failing to read with `error`.
+        static func line<Value: Encodable>(key: String, value: Value?, error: KVStoreError?) -> String {
+            if let error { return "\(key) (error: \(error))" }
+            guard let value else { return "\(key) (no value)" }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // The value was decoded from the JSON the store holds, so it encodes again.
+            let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+            return "\(key) = \(json)"
         }
     }
 }
