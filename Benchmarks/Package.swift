@@ -31,6 +31,26 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The writing process of KVStreamLatency: one stamped write of a DiskKVStore key (or the limit's raw atomic
+        // write) per line of its input.
+        .executableTarget(
+            name: "KVStreamWriter",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+            ]
+        ),
+        // Cross-process latency, outside the harness: a write in a KVStreamWriter child to its value in this
+        // process's ReactiveKVStore stream, beside a raw write and a blocking inotify read (see its source). It
+        // depends on KVStreamWriter so that building or running it builds the writer beside it.
+        .executableTarget(
+            name: "KVStreamLatency",
+            dependencies: [
+                "BenchmarkSupport",
+                "KVStreamWriter",
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+            ]
+        ),
         .executableTarget(
             name: "KVBenchmarks",
             dependencies: [

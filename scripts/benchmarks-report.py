@@ -3,7 +3,8 @@
 
 Benchmark names are `group:variant`. In each group, `limit` is the raw floor (POSIX calls with the same codec and
 durability) and every other variant is shown as a ratio of it; a group without a limit is measured against its
-first peer. Usage: benchmarks-report.py RAW_CSV_FOLDER RESULTS_FOLDER MACHINE_DESCRIPTION [DATE]
+first peer. The cross-process latency (KVStreamLatency's samples, kv-stream-latency.csv in a run's folder) gets a
+section of its own. Usage: benchmarks-report.py RAW_CSV_FOLDER RESULTS_FOLDER MACHINE_DESCRIPTION [DATE]
 """
 
 import csv
@@ -17,6 +18,8 @@ import sys
 # group under these prefixes, and these groups exactly. A fan-out to 1,000 observers runs one set per sample.
 SCALED_PREFIXES = ("kv.memory.",)
 SCALED_GROUPS = {"file.load.1KiB", "file.load.1KiB.depth1", "file.load.1KiB.depth4", "vault.get", "kv.reactive.fanout100", "kv.reactive.otherkey1000"}
+# Groups whose sample runs a fixed number of operations of their own (not the harness's scaling factor).
+OPERATIONS_PER_SAMPLE = {"kv.reactive.disk.fanout100": 10}
 # The targets: ours divided by the limit must stay within these.
 TARGETS = {
     "kv.memory.get": 3.0,
@@ -43,6 +46,8 @@ TARGETS = {
 }
 ORDER = ["kv.memory", "kv.defaults", "kv.disk", "kv.reactive", "file.save", "file.load", "file.list", "file.totalSize",
          "vault"]
+# KVStreamLatency's samples in a run's folder: `test,sample,nanoseconds`, the test named `group:variant`.
+LATENCY_FILE = "kv-stream-latency.csv"
 
 
 def read_results(folder):
@@ -55,6 +60,8 @@ def read_results(folder):
     samples = {}
     per_run = {}
     for path in glob.glob(os.path.join(folder, "**", "*.csv"), recursive=True):
+        if os.path.basename(path) == LATENCY_FILE:
+            continue
         run = os.path.relpath(path, folder).split(os.sep)[0]
         with open(path, newline="") as handle:
             lines = [line for line in handle if not line.startswith("#")]
@@ -65,6 +72,7 @@ def read_results(folder):
                 continue
             group, variant = test.rsplit(":", 1)
             scale = 1000 if group in SCALED_GROUPS or group.startswith(SCALED_PREFIXES) else 1
+            scale *= OPERATIONS_PER_SAMPLE.get(group, 1)
             value = float(row["value"]) / scale
             metric = row["metric"].lower()
             if "wall" in metric:
@@ -84,6 +92,63 @@ def read_results(folder):
     for key, values in per_run.items():
         results[key]["runs"] = values
     return results, runs
+
+
+def read_latency(folder):
+    """{run: {(group, variant): [nanoseconds, ...]}} from each run's LATENCY_FILE."""
+    runs = {}
+    for path in glob.glob(os.path.join(folder, "**", LATENCY_FILE), recursive=True):
+        run = os.path.relpath(path, folder).split(os.sep)[0]
+        with open(path, newline="") as handle:
+            for row in csv.DictReader(handle):
+                group, variant = row["test"].rsplit(":", 1)
+                runs.setdefault(run, {}).setdefault((group, variant), []).append(int(row["nanoseconds"]))
+    return runs
+
+
+def nearest_rank(values, percent):
+    """The `percent` percentile of `values` by nearest rank, as KVStreamLatency prints it."""
+    ordered = sorted(values)
+    rank = -(-len(ordered) * percent // 100)
+    return ordered[max(1, min(len(ordered), rank)) - 1]
+
+
+def latency_rows(runs):
+    """One row per (group, variant): the median over the runs of each run's median and 99th percentile, the fastest
+    and slowest sample of all runs, and the median over the runs of each run's ratios to the limit's median and
+    99th percentile (the variants took turns within a run)."""
+    per_run = {}
+    for run, tests in runs.items():
+        for key, samples in tests.items():
+            per_run.setdefault(key, {})[run] = {
+                "median": nearest_rank(samples, 50),
+                "p99": nearest_rank(samples, 99),
+                "min": min(samples),
+                "max": max(samples),
+                "count": len(samples),
+            }
+    order = {"ours": 0, "limit": 1}
+    rows = []
+    for group, variant in sorted(per_run, key=lambda key: (key[0], order.get(key[1], 2), key[1])):
+        figures = per_run[(group, variant)]
+        base = per_run.get((group, "limit"), {})
+
+        def ratio(name):
+            ratios = [figures[run][name] / base[run][name] for run in figures if run in base]
+            return statistics.median(ratios) if ratios else None
+
+        rows.append({
+            "group": group,
+            "variant": variant,
+            "median": statistics.median(f["median"] for f in figures.values()),
+            "p99": statistics.median(f["p99"] for f in figures.values()),
+            "min": min(f["min"] for f in figures.values()),
+            "max": max(f["max"] for f in figures.values()),
+            "count": min(f["count"] for f in figures.values()),
+            "ratio": ratio("median"),
+            "p99 ratio": ratio("p99"),
+        })
+    return rows
 
 
 def paired_ratio(metrics, base):
@@ -111,8 +176,11 @@ def format_time(nanoseconds):
 def main():
     raw, out, machine = sys.argv[1], sys.argv[2], sys.argv[3]
     results, runs = read_results(raw)
-    if not results:
+    latency_runs = read_latency(raw)
+    latency = latency_rows(latency_runs)
+    if not results and not latency:
         sys.exit("no benchmark results found in " + raw)
+    runs = max(runs, len(latency_runs))
     groups = sorted({group for group, _ in results}, key=sort_key)
     date = sys.argv[4] if len(sys.argv) > 4 else datetime.datetime.now(datetime.timezone.utc).strftime(
         "%Y-%m-%d %H:%M UTC")
@@ -163,7 +231,9 @@ def main():
         "",
         "Operations that take a few microseconds or less (in-memory access, reactive fan-out to 100 observers,",
         "1 KiB loads, vault reads) run 1,000 times per sample, for every variant alike, and their figures are",
-        "divided by 1,000: the harness's own cost per sample would otherwise be measured with them.",
+        "divided by 1,000: the harness's own cost per sample would otherwise be measured with them. The disk",
+        "fan-out to 100 observers runs 10 sets per sample (figures divided by 10), so that the folder watch's",
+        "work after each set overlaps the next set measured.",
         "",
         "| operation | variant | median / op | ratio | best / op | best ratio | allocations / op | target | met |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: |",
@@ -195,6 +265,10 @@ def main():
         "a locked value) and 100 or 1,000 `AsyncStream` continuations, each value awaited by every observer.",
         "`kv.reactive.otherkey1000` sets a key nobody observes while 1,000 streams observe another: *ours* beside",
         "*none* (the wrapper with no stream) is what those streams cost; the limit is the wrapped store's own set.",
+        "In the `fanout100` groups *none* is the same set through the wrapper with no stream: *ours* beside it is",
+        "what 100 observers cost. Over a `DiskKVStore` (`kv.reactive.disk.*`) a live stream also keeps the",
+        "folder's inotify watch (for other processes' writes), so each set of *ours* is read back once more when",
+        "its notification arrives, on the watch's queue; *none* has no stream and so no watch.",
         "The `depth1` and `depth4` groups save and load `avatars/current.bin` and `nested/a/b/c/f.bin`; the limit",
         "opens the same path. The `open.100000` groups open a store of 100,000 items and read one: *ours* is",
         "the first open of that folder in the process (through a fresh link to it, so each sample is a first open,",
@@ -209,6 +283,44 @@ def main():
         "changed value followed by `synchronize()`, all it offers for durability (on Linux it truncates and rewrites",
         "the plist in place, then `fsync`s it: flushed, but a crash mid-write can leave the plist torn).",
         "`Data.write(options: .atomic)` does not flush, so the flushed file group has no peer.",
+    ]
+    if latency:
+        count = min(row["count"] for row in latency)
+        lines += [
+            "",
+            "## Cross-process latency",
+            "",
+            "The time from just before a write in one process to its value in another process, measured by",
+            "`KVStreamLatency` (outside the harness: the time is made in another process) in each run: "
+            + f"{count:,} writes per variant,",
+            "the variants taking turns, each write asked for once the last was seen. The writing child stamps each",
+            "value with `CLOCK_MONOTONIC` (one clock for every process) just before writing it; the observer",
+            "subtracts the stamp from its own reading once it holds the decoded value. *Ours*: the child `set`s a",
+            "`DiskKVStore` key, the observer awaits it in a `ReactiveKVStore` stream over the same folder. *Limit*:",
+            "the child writes a temporary file and renames it over the value's file, the observer waits in a",
+            "blocking `read` of an inotify descriptor on the folder (the same events the library asks for), then",
+            "reads and decodes the file. *Limit awaited*: the same, the descriptor read by a dispatch source that",
+            "hands each rename to the waiting task through an `AsyncStream`, the thread hops an async observer",
+            "makes. *Median* and *p99* are the median over the runs of each run's figure; *min* and *max* are over",
+            "all runs; the ratios are taken within each run over the limit's figure, then their median.",
+            "",
+            "| operation | variant | median | p99 | min | max | ratio | p99 ratio |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for row in latency:
+            lines.append(
+                "| {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                    row["group"],
+                    row["variant"],
+                    format_time(row["median"]),
+                    format_time(row["p99"]),
+                    format_time(row["min"]),
+                    format_time(row["max"]),
+                    ratio_text(row["ratio"]),
+                    ratio_text(row["p99 ratio"]),
+                )
+            )
+    lines += [
         "",
         "![Ratios to the limit](ratios.png)",
         "",
@@ -232,6 +344,13 @@ def main():
         values.append(ratio)
         colors.append(palette.get(variant, "#a0aec0"))
         targets.append(TARGETS.get(group) if variant == "ours" else None)
+    # The latency's median ratios too, after the harness's.
+    for row in latency:
+        if row["variant"] != "limit" and row["ratio"] is not None:
+            labels.append(f"{row['group']} · {row['variant']} (latency)")
+            values.append(row["ratio"])
+            colors.append(palette.get(row["variant"], "#a0aec0"))
+            targets.append(None)
     height = max(4, 0.32 * len(labels) + 1.5)
     figure, axis = plt.subplots(figsize=(10, height))
     positions = list(range(len(labels)))[::-1]

@@ -4,9 +4,10 @@ import ForgeKVStore
 import Foundation
 
 // Reactive fan-out: one set seen by many observers of its key, beside a lock-guarded value (or a plain disk set) and
-// as many bare `AsyncStream` continuations, each value read by every consumer; and a set whose key nobody observes
-// while 1,000 observers watch another key, beside a plain set. Names are `group:variant`; scripts/benchmarks divides
-// each variant by the group's `limit`.
+// as many bare `AsyncStream` continuations, each value read by every consumer, and (for 100 observers) beside the
+// same set through the wrapper with no observer; and a set whose key nobody observes while 1,000 observers watch
+// another key, beside a plain set. Names are `group:variant`; scripts/benchmarks divides each variant by the
+// group's `limit`.
 
 /// Registers the reactive fan-out benchmarks; called from the `benchmarks` closure of KVBenchmarks.swift.
 func fanOutBenchmarks() {
@@ -27,6 +28,11 @@ func fanOutBenchmarks() {
         }
     }
 
+    // The same set through the wrapper with no observer: `ours` beside `none` is what 100 observers add to a set.
+    Benchmark("kv.reactive.fanout100:none", configuration: fanOut100) { benchmark in
+        try measureSets(through: ReactiveKVStore(InMemoryKVStore()), benchmark)
+    }
+
     // MARK: On disk: 1,000 observers of a DiskKVStore key, beside a plain DiskKVStore set and as many continuations.
 
     let folder = Scratch.folder("kv-reactive-disk")
@@ -41,6 +47,37 @@ func fanOutBenchmarks() {
         let key = KVKey<Int>("value")
         try await measureFanOutLimit(observers: 1_000, benchmark) { number in
             try limitStore.set(key, value: number)
+            value.set("value", number)
+        }
+    }
+
+    // MARK: On disk: 100 observers, beside the same set with no observer and a plain set with 100 continuations.
+    // While a stream is live the wrapper also watches the store's folder (inotify, for other processes' writes), so
+    // each set of `ours` is also read back once when its notification arrives, on the watch's queue. A sample runs
+    // `diskSetsPerSample` sets, so that work overlaps the next set measured instead of falling between samples
+    // (scripts/benchmarks-report.py divides the group by that number), and many samples, as a disk's pace drifts.
+    // `none` is the wrapper with no stream, and so no watch.
+
+    let diskFanOut100 = Benchmark.Configuration.forge(maxIterations: 1_000, seconds: 2)
+    let store100 = DiskKVStore(directory: .custom(folder), namespace: "bench100")
+    let limitStore100 = DiskKVStore(directory: .custom(folder), namespace: "limit100")
+
+    Benchmark("kv.reactive.disk.fanout100:ours", configuration: diskFanOut100) { benchmark in
+        try await measureFanOut(
+            through: ReactiveKVStore(store100),
+            observers: 100,
+            sets: diskSetsPerSample,
+            benchmark
+        )
+    }
+    Benchmark("kv.reactive.disk.fanout100:none", configuration: diskFanOut100) { benchmark in
+        try measureSets(through: ReactiveKVStore(store100), sets: diskSetsPerSample, benchmark)
+    }
+    Benchmark("kv.reactive.disk.fanout100:limit", configuration: diskFanOut100) { benchmark in
+        let value = LockedDictionary<Int>()
+        let key = KVKey<Int>("value")
+        try await measureFanOutLimit(observers: 100, sets: diskSetsPerSample, benchmark) { number in
+            try limitStore100.set(key, value: number)
             value.set("value", number)
         }
     }
@@ -74,30 +111,53 @@ func fanOutBenchmarks() {
     }
 }
 
+/// The sets a sample of `kv.reactive.disk.fanout100` runs; scripts/benchmarks-report.py divides its figures by it.
+private let diskSetsPerSample = 10
+
 /// Times sets of one key through `reactive`, each followed by every one of `observers` streams reading the value.
 ///
-/// The streams are made and their first (current) values read before the measurement starts. Each set stores a
-/// value the key did not hold: a stream skips a value equal to the last one, and a store kept between samples (the
-/// disk one) still holds the last sample's value.
-private func measureFanOut(through reactive: ReactiveKVStore, observers: Int, _ benchmark: Benchmark) async throws {
+/// A sample runs `sets` sets, or the benchmark's scaled iterations when nil. The streams are made and their first
+/// (current) values read before the measurement starts. Each set stores a value the key did not hold: a stream
+/// skips a value equal to the last one, and a store kept between samples (the disk one) still holds the last
+/// sample's value.
+private func measureFanOut(
+    through reactive: ReactiveKVStore,
+    observers: Int,
+    sets: Int? = nil,
+    _ benchmark: Benchmark
+) async throws {
     let key = KVKey<Int>("value")
     let first = (reactive.get(key) ?? 0) + 1
     var iterators = (0..<observers).map { _ in reactive.stream(key).makeAsyncIterator() }
     for index in iterators.indices { _ = await iterators[index].next() }
     benchmark.startMeasurement()
-    for number in benchmark.scaledIterations {
+    for number in 0..<(sets ?? benchmark.scaledIterations.count) {
         try reactive.set(key, value: first + number)
         for index in iterators.indices { blackHole(await iterators[index].next()) }
     }
     benchmark.stopMeasurement()
 }
 
+/// Times sets of one key through `reactive`, which no stream observes: the fan-out's set without its observers.
+///
+/// A sample runs `sets` sets, or the benchmark's scaled iterations when nil, each storing a value the key did not
+/// hold, as ``measureFanOut(through:observers:sets:_:)`` does.
+private func measureSets(through reactive: ReactiveKVStore, sets: Int? = nil, _ benchmark: Benchmark) throws {
+    let key = KVKey<Int>("value")
+    let first = (reactive.get(key) ?? 0) + 1
+    benchmark.startMeasurement()
+    for number in 0..<(sets ?? benchmark.scaledIterations.count) { try reactive.set(key, value: first + number) }
+    benchmark.stopMeasurement()
+}
+
 /// Times the limit of a fan-out: `store` each value, yield it to `observers` bare continuations, read it from each.
 ///
-/// Like the streams of ``measureFanOut(through:observers:_:)``, each stream has yielded and given up one value before
-/// the measurement starts, so a sample of one set does not time the streams' first buffer.
+/// A sample runs `sets` sets, or the benchmark's scaled iterations when nil. Like the streams of
+/// ``measureFanOut(through:observers:sets:_:)``, each stream has yielded and given up one value before the
+/// measurement starts, so a sample of one set does not time the streams' first buffer.
 private func measureFanOutLimit(
     observers: Int,
+    sets: Int? = nil,
     _ benchmark: Benchmark,
     store: (Int) throws -> Void
 ) async rethrows {
@@ -106,7 +166,7 @@ private func measureFanOutLimit(
     for stream in streams { stream.continuation.yield(nil) }
     for index in iterators.indices { _ = await iterators[index].next() }
     benchmark.startMeasurement()
-    for number in benchmark.scaledIterations {
+    for number in 0..<(sets ?? benchmark.scaledIterations.count) {
         try store(number)
         for stream in streams { stream.continuation.yield(number) }
         for index in iterators.indices { blackHole(await iterators[index].next()) }
