@@ -77,10 +77,10 @@ public final class KVBinding<Value: Codable & Sendable & Equatable> {
 
     /// Creates a binding of `key` in `store`, wrapped in a ``ReactiveKVStore`` of its own unless it is one.
     ///
-    /// The binding then sees its own writes, and over a ``DiskKVStore`` on Linux the writes of other instances
-    /// and processes on the same folder, but not the writes made in this process through other handles of
-    /// `store`. To see those at once, share one ``ReactiveKVStore`` with the rest of the app and use
-    /// ``init(_:in:)-(_,ReactiveKVStore)``.
+    /// The binding then sees its own writes and, over a ``DiskKVStore`` on Linux, every write to the store's folder,
+    /// from this process or another. Over other stores, and on Apple platforms for now, it does not see the writes
+    /// made elsewhere in the process: to see those at once, share one ``ReactiveKVStore`` with the rest of the app
+    /// and use ``init(_:in:)-(_,ReactiveKVStore)``.
     ///
     /// - Parameters:
     ///   - key: The key to read and write.
