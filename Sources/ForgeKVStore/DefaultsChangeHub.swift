@@ -3,9 +3,9 @@ internal import ForgeCore
 /// The changes every ``UserDefaultsKVStore`` of the process makes, by domain, passed to the observers of that domain:
 /// how a stream over one store sees what the other stores of the same domain write.
 ///
-/// `UserDefaults` keeps one copy of a domain's values per process, shared by all its instances, but tells no
-/// observer of a change made through another instance (and on Linux none at all). So each store posts its changes
-/// here once made: the key, or nil after a `removeAll()`. Stores of one domain share the hub's entry by
+/// `UserDefaults` keeps one copy of a suite's values per process, shared by all its instances of that suite, but
+/// tells no observer of a change made through another instance (and on Linux none at all). So each store posts its
+/// changes here once made: the key, or nil after a `removeAll()`. Stores of one domain share the hub's entry by
 /// ``UserDefaultsKVStore/domainName``, so `UserDefaultsKVStore()` and a store on the app's own domain by name are one.
 ///
 /// Observers are called on the writer's thread, after the change, and never with the hub's lock held: an observer

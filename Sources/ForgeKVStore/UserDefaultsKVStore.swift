@@ -62,8 +62,9 @@ internal import ForgeCore
 /// ## Changes made elsewhere
 /// A ``ReactiveKVStore`` over this store emits, besides the wrapper's own writes:
 ///
-/// - every change another `UserDefaultsKVStore` of the same ``domainName`` makes in this process, as it is made, on
-///   every platform. `UserDefaultsKVStore()` and a store on the app's domain by name are one domain.
+/// - every change a `UserDefaultsKVStore` of the same ``domainName`` makes in this process, as it is made, on every
+///   platform: other instances' and the wrapped store's own when it is written directly. `UserDefaultsKVStore()` and
+///   a store on the app's domain by name are one domain.
 /// - on Linux, what another process writes to the domain's property list: its changes once it flushes them (about
 ///   10 ms after its write, later while the file is locked or cannot be written; at once on its ``flush()``; when it
 ///   exits normally), and its ``removeAll()`` when it returns. One inotify watch of the preferences folder per process
@@ -71,8 +72,9 @@ internal import ForgeCore
 ///   file again. This process's own flushes are told too, and cost each stream a read. A change plain `UserDefaults`
 ///   code makes in this process is seen when the file is next written (a store's flush writes it).
 /// - on Apple platforms, what other code of this process changes through ``defaults``, which the system tells with
-///   `UserDefaults.didChangeNotification`, as a change of any key. Other processes' changes, those of an app group
-///   too, are not observed yet: the system tells of them only to key-value observers of each key.
+///   `UserDefaults.didChangeNotification`, as a change of any key (the stores' own changes through it are told so
+///   too, and cost each stream a read). Other processes' changes, those of an app group too, are not observed yet:
+///   the system tells of them only to key-value observers of each key.
 public struct UserDefaultsKVStore: @unchecked Sendable {
     // Safe to share: `UserDefaults` is documented as thread-safe, and the store's other mutable state is in its
     // synchronizer, behind a lock.

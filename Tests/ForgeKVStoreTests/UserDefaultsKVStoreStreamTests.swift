@@ -110,7 +110,7 @@ struct UserDefaultsKVStoreStreamTests {
         }
     }
 
-    @Test func aThousandStreamsStartedAndEndedLeaveNoObserverOrWatch() async throws {
+    @Test func aThousandStreamsStartedAndEndedLeaveNoObserverInTheHub() async throws {
         try await withSuite { suite in
             let reactive = ReactiveKVStore(UserDefaultsKVStore(suiteName: suite))
             for _ in 0..<1_000 {
