@@ -16,17 +16,17 @@ internal import ForgeCore
 /// try reactive.set(TaskKeys.taskCount, value: 3)
 /// ```
 ///
-/// Writes made through the wrapper are observed at once. Over a ``DiskKVStore`` on Linux, the writes other
-/// instances and processes make on the same folder are observed too, through one inotify watch of the folder
-/// while any stream of the wrapper is live: each change is read when its notification arrives, so a burst of
-/// writes from elsewhere may show as its latest value. Over a ``UserDefaultsKVStore``, the changes every other
+/// Writes made through the wrapper are observed at once. Over a ``DiskKVStore``, the writes other instances and
+/// processes make on the same folder are observed too, through one watch of the folder while any stream of the
+/// wrapper is live (inotify on Linux; on Apple platforms a dispatch source, which tells that the folder changed, so
+/// every observed key is read again): each change is read when its notification arrives, so a burst of writes from
+/// elsewhere may show as its latest value. Over a ``UserDefaultsKVStore``, the changes every other
 /// `UserDefaultsKVStore` of the same domain makes in the process are observed as they are made; on Linux also
 /// what other processes flush to the domain's property list, and on Apple platforms what other code of the process
 /// changes through the same `UserDefaults` instance, but not yet other processes' changes (see
-/// ``UserDefaultsKVStore``). Over other stores, and over a ``DiskKVStore`` on Apple platforms for now, only the
-/// wrapper's writes are observed. Reads and writes go straight to the wrapped store,
-/// with no cache. After each change the key is re-read from the wrapped store, once for all the streams that
-/// read it as one type, so each stream emits what the store now holds, as its type reads it. Streams of other
+/// ``UserDefaultsKVStore``). Over other stores, only the wrapper's writes are observed. Reads and writes go straight
+/// to the wrapped store, with no cache. After each change the key is re-read from the wrapped store, once for all
+/// the streams that read it as one type, so each stream emits what the store now holds, as its type reads it. Streams of other
 /// keys add nothing to a write. Values that do not decode are reported by the wrapped store: give it the handler
 /// (`reportDecodingFailures(to:)`).
 ///
