@@ -107,7 +107,9 @@ final class FileChangeFeed: Sendable {
     private func look(at changed: String?) {
         guard let (path, now) = current(at: changed) else { return }
         state.withLock { state in
-            for change in state.snapshot.replace(at: path, with: now) {
+            // Only files beneath the observed folder: a file at the folder's own path is not in it.
+            let inside = key.folder.isEmpty ? "" : key.folder + "/"
+            for change in state.snapshot.replace(at: path, with: now) where change.path.hasPrefix(inside) {
                 for stream in state.streams.values { stream.yield(change) }
             }
         }

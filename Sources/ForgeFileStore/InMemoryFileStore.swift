@@ -38,7 +38,7 @@ public final class InMemoryFileStore: Sendable {
 
         /// Tells the streams that observe `change`'s path of it.
         func tell(_ change: FileChange) {
-            for stream in streams.values where FolderWatch.isPath(change.path, within: stream.folder) {
+            for stream in streams.values where stream.folder.isEmpty || change.path.hasPrefix(stream.folder + "/") {
                 stream.continuation.yield(change)
             }
         }

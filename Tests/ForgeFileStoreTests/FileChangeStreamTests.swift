@@ -127,3 +127,21 @@ struct FileChangeStreamTests {
         }
     }
 }
+
+extension FileChangeStreamTests {
+    @Test(arguments: FileBackend.allCases)
+    func aStreamOnAPathThatIsAFileTellsOfNothing(backend: FileBackend) async throws {
+        try await withStores(backend) { store, other in
+            try await other.save(Data("x".utf8), to: "a.txt")
+            let onFile = StreamReader(try store.changes(in: "a.txt"))
+            let everything = StreamReader(try store.changes(in: ""))
+            try await other.save(Data("y".utf8), to: "a.txt")
+            #expect(await everything.next() == .modified("a.txt"))
+            try await other.delete("a.txt")
+            #expect(await everything.next() == .deleted("a.txt"))
+            try await other.save(Data("z".utf8), to: "a.txt/inside.txt")
+            #expect(await everything.next() == .created("a.txt/inside.txt"))
+            #expect(await onFile.next() == .created("a.txt/inside.txt"), "the file itself was never told")
+        }
+    }
+}

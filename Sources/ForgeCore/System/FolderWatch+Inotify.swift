@@ -119,7 +119,12 @@ extension FolderWatch {
 
         /// Follows an event of the watched folder at `relative`.
         private func folderChanged(mask: UInt32, name: String, relative: String) {
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 { return tell(nil) }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                // The lost events may have made folders: watch every folder there is now (adding a watch twice is
+                // harmless), then tell of everything.
+                watches.withLock { watch("", in: &$0) }
+                return tell(nil)
+            }
             if mask & Self.folderGone != 0 {
                 // Moved away (a `removeAll()` renames the folder first) or removed: stop following it. Its parent's
                 // event tells of a sub-folder; the folder itself changes everything.
