@@ -46,7 +46,7 @@ TARGETS = {
 }
 ORDER = ["kv.memory", "kv.defaults", "kv.disk", "kv.reactive", "file.save", "file.load", "file.list", "file.totalSize",
          "vault"]
-# KVStreamLatency's samples in a run's folder: `test,sample,nanoseconds`, the test named `group:variant`.
+# KVStreamLatency's samples in a run's folder: a line per turn, `sample` then a column per `group:variant` (ns).
 LATENCY_FILE = "kv-stream-latency.csv"
 
 
@@ -101,8 +101,11 @@ def read_latency(folder):
         run = os.path.relpath(path, folder).split(os.sep)[0]
         with open(path, newline="") as handle:
             for row in csv.DictReader(handle):
-                group, variant = row["test"].rsplit(":", 1)
-                runs.setdefault(run, {}).setdefault((group, variant), []).append(int(row["nanoseconds"]))
+                for test, nanoseconds in row.items():
+                    if test == "sample" or ":" not in test:
+                        continue
+                    group, variant = test.rsplit(":", 1)
+                    runs.setdefault(run, {}).setdefault((group, variant), []).append(int(nanoseconds))
     return runs
 
 
@@ -291,18 +294,20 @@ def main():
             "## Cross-process latency",
             "",
             "The time from just before a write in one process to its value in another process, measured by",
-            "`KVStreamLatency` (outside the harness: the time is made in another process) in each run: "
-            + f"{count:,} writes per variant,",
-            "the variants taking turns, each write asked for once the last was seen. The writing child stamps each",
-            "value with `CLOCK_MONOTONIC` (one clock for every process) just before writing it; the observer",
+            "`KVStreamLatency` outside the harness (the time is made in another process), "
+            + f"{count:,} writes per variant in each",
+            "run, the variants taking turns, each write asked for once the last was seen. The writing child stamps",
+            "each value with `CLOCK_MONOTONIC` (one clock for every process) just before writing it; the observer",
             "subtracts the stamp from its own reading once it holds the decoded value. *Ours*: the child `set`s a",
             "`DiskKVStore` key, the observer awaits it in a `ReactiveKVStore` stream over the same folder. *Limit*:",
             "the child writes a temporary file and renames it over the value's file, the observer waits in a",
             "blocking `read` of an inotify descriptor on the folder (the same events the library asks for), then",
             "reads and decodes the file. *Limit awaited*: the same, the descriptor read by a dispatch source that",
-            "hands each rename to the waiting task through an `AsyncStream`, the thread hops an async observer",
-            "makes. *Median* and *p99* are the median over the runs of each run's figure; *min* and *max* are over",
-            "all runs; the ratios are taken within each run over the limit's figure, then their median.",
+            "hands each rename to the waiting task through an `AsyncStream`: the two thread hops any async",
+            "observer makes, so *limit awaited* beside *limit* is what those hops cost and *ours* beside *limit",
+            "awaited* what the library adds to them. *Median* and *p99* are the median over the runs of each run's",
+            "figure; *min* and *max* are over all runs; the ratios are taken within each run over the limit's",
+            "figure, then their median.",
             "",
             "| operation | variant | median | p99 | min | max | ratio | p99 ratio |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",

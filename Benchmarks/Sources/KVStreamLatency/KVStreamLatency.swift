@@ -159,13 +159,13 @@ struct KVStreamLatency {
         return lines.joined(separator: "\n")
     }
 
-    /// Every sample, one a line: `test,sample,nanoseconds`, the test named `group:variant`.
+    /// Every sample, a line per turn: its number, then each variant's latency in nanoseconds, in columns named
+    /// `group:variant`.
     private static func csv(_ latencies: [String: [UInt64]]) -> String {
-        var lines = ["test,sample,nanoseconds"]
-        for variant in variants {
-            for (index, latency) in (latencies[variant] ?? []).enumerated() {
-                lines.append("\(group):\(variant),\(index),\(latency)")
-            }
+        var lines = [(["sample"] + variants.map { "\(group):\($0)" }).joined(separator: ",")]
+        let turns = variants.map { latencies[$0]?.count ?? 0 }.min() ?? 0
+        for turn in 0..<turns {
+            lines.append(([String(turn)] + variants.map { String(latencies[$0]?[turn] ?? 0) }).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -19,12 +19,8 @@ final class WriterProcess {
         process.standardInput = input
         process.terminationHandler = { [finishing] process in
             guard !finishing.isSet else { return }
-            FileHandle.standardError.write(
-                Data(
-                    "KVStreamWriter \(arguments.joined(separator: " ")) ended early: status \(process.terminationStatus)\n"
-                        .utf8
-                )
-            )
+            let writer = "KVStreamWriter " + arguments.joined(separator: " ")
+            FileHandle.standardError.write(Data("\(writer) ended early: status \(process.terminationStatus)\n".utf8))
             exit(1)
         }
         try process.run()
