@@ -1,4 +1,5 @@
 internal import ForgeCore
+internal import Foundation
 
 /// The changes to the files beneath one folder of a ``DiskFileStore``, from any process, told to every stream of
 /// that folder.
@@ -36,8 +37,10 @@ final class FileChangeFeed: Sendable {
     /// The observed folder's names; none for the store folder.
     private let components: [String]
     private let state = LockedState(State())
-    /// The folder watch, from the feed's start to the end of its last stream.
-    private let watch = LockedState<ChangeObservation?>(nil)
+    /// The folder watch, from the feed's start to the end of its last stream, and whether that end came.
+    private let watch = LockedState<(observation: ChangeObservation?, isEnded: Bool)>((nil, false))
+    /// Signalled when the first look is done, for the streams that joined meanwhile.
+    private let readiness = NSCondition()
 
     private init(key: Key, folder: StoreFolder, components: [String]) {
         self.key = key
@@ -47,38 +50,48 @@ final class FileChangeFeed: Sendable {
 
     /// A stream of the changes beneath `components` of `folder`, joining the feed of that folder or starting it.
     ///
-    /// A new feed watches the store folder before it looks at the files, and the events of that look are looked at
-    /// after it, so every change made after this returns is told.
+    /// A new feed watches the observed folder before it looks at the files, and the events of that look are looked
+    /// at after it; a stream that joins a feed still looking waits for it. So every change made after this returns is
+    /// told.
     static func stream(of folder: StoreFolder, in components: [String]) -> AsyncStream<FileChange> {
         let (stream, continuation) = AsyncStream<FileChange>.makeStream(bufferingPolicy: .unbounded)
         let key = Key(root: folder.path, folder: components.joined(separator: "/"))
-        let (feed, id) = running.withLock { running -> (FileChangeFeed, Int) in
-            let feed: FileChangeFeed
-            if let existing = running[key] {
-                feed = existing
-            } else {
-                // Started under the lock, so a stream that joins it next finds it looking at the files already.
-                feed = FileChangeFeed(key: key, folder: folder, components: components)
-                running[key] = feed
-                feed.start()
-            }
+        let (feed, id, isNew) = running.withLock { running -> (FileChangeFeed, Int, Bool) in
+            let existing = running[key]
+            let feed = existing ?? FileChangeFeed(key: key, folder: folder, components: components)
+            running[key] = feed
             let id = feed.state.withLock { state in
                 state.nextID += 1
                 state.streams[state.nextID] = continuation
                 return state.nextID
             }
-            return (feed, id)
+            return (feed, id, existing == nil)
         }
         continuation.onTermination = { _ in feed.remove(id) }
+        // The first look reads every folder beneath the observed one: outside the lock every feed shares.
+        if isNew { feed.start() } else { feed.waitUntilReady() }
         return stream
     }
 
-    /// Watches the store folder, looks at the files beneath the observed folder, then at what changed meanwhile.
+    /// Returns once the first look and the reports made during it have been looked at.
+    private func waitUntilReady() {
+        readiness.lock()
+        defer { readiness.unlock() }
+        while !state.withLock(\.isReady) { readiness.wait() }
+    }
+
+    /// Watches the observed folder, looks at the files beneath it, then at what changed meanwhile.
     private func start() {
-        let observation = FolderWatch.observe(folder.path, recursive: true) { [weak self] changed in
-            self?.changed(changed)
+        // The observed folder, which may not exist yet, at any depth; a sub-folder that is a link is not followed.
+        let path = key.folder.isEmpty ? folder.path : folder.path + "/" + key.folder
+        let observation = FolderWatch.observe(path, recursive: true, followsLink: key.folder.isEmpty) {
+            [weak self] changed in self?.changed(changed)
         }
-        watch.withLock { $0 = observation }
+        let isEnded = watch.withLock { watch in
+            watch.observation = observation
+            return watch.isEnded
+        }
+        if isEnded { observation.end() }
         let snapshot = FileSnapshot(folder.fileVersions(under: components))
         state.withLock { $0.snapshot = snapshot }
         while true {
@@ -90,6 +103,9 @@ final class FileChangeFeed: Sendable {
             if pending.isEmpty { break }
             for changed in pending { look(at: changed) }
         }
+        readiness.lock()
+        readiness.broadcast()
+        readiness.unlock()
     }
 
     /// Follows the watch's report of `changed`: kept for after the first look, or looked at now.
@@ -115,20 +131,15 @@ final class FileChangeFeed: Sendable {
         }
     }
 
-    /// The path to look at for a report of `changed`, and the versions of the files at and beneath it now; nil when
-    /// the report cannot concern the observed folder.
+    /// The path to look at for a report of `changed` (relative to the observed folder; nil: everything), relative to
+    /// the store folder, and the versions of the files at and beneath it now; nil when it is a temporary file.
     private func current(at changed: String?) -> (path: String, now: [String: FileVersion])? {
-        let observed = key.folder
-        guard let changed else { return (observed, folder.fileVersions(under: components)) }
+        guard let changed else { return (key.folder, folder.fileVersions(under: components)) }
         // Names as the listings show them: NFC, as the store writes them, and never a temporary file.
-        let names = changed.split(separator: "/").map { FileNameEncoding.canonicalForm(of: String($0)) }
-        guard let last = names.last, !TemporaryName.isTemporary(last) else { return nil }
+        let changedNames = changed.split(separator: "/").map { FileNameEncoding.canonicalForm(of: String($0)) }
+        guard let last = changedNames.last, !TemporaryName.isTemporary(last) else { return nil }
+        let names = components + changedNames
         let path = names.joined(separator: "/")
-        if !FolderWatch.isPath(path, within: observed) {
-            // A folder on the way to the observed one, made or removed: everything beneath may have changed.
-            guard FolderWatch.isPath(observed, within: path) else { return nil }
-            return (observed, folder.fileVersions(under: components))
-        }
         switch folder.entryVersion(at: names) {
         case .file(let version): return (path, [path: version])
         case .folder: return (path, folder.fileVersions(under: names))
@@ -147,6 +158,11 @@ final class FileChangeFeed: Sendable {
             running[key] = nil
             return true
         }
-        if ended { watch.withLock { $0 }?.end() }
+        guard ended else { return }
+        watch.withLock { watch -> ChangeObservation? in
+            watch.isEnded = true
+            return watch.observation
+        }?
+        .end()
     }
 }

@@ -18,8 +18,10 @@ public protocol FileChangeObserving: FileStoring {
     /// where there was none, ``FileChange/modified(_:)`` when it is replaced or rewritten,
     /// ``FileChange/deleted(_:)`` when it goes (a ``FileStoring/deleteAll()`` tells of each file, in path order).
     /// Folders are implicit and not told of. The folder need not exist; `""` observes the whole store, and a
-    /// trailing `/` is allowed, as in ``FileStoring/list(in:)``. The stream ends when the consuming task is
-    /// cancelled; a slow consumer still sees every change, in order.
+    /// trailing `/` is allowed, as in ``FileStoring/list(in:)``; a file at the folder's own path is not in it. The
+    /// stream buffers what its consumer has not read yet, in order, and ends when the consuming task is cancelled (an
+    /// ``InMemoryFileStore``'s streams also end when the store is released). A store that learns of changes from the
+    /// system may fold together changes made faster than it looks at them: ``DiskFileStore`` says how.
     ///
     /// - Parameter folder: The folder to observe, by the same rules as ``FileStoring/list(in:)``.
     /// - Returns: The stream of changes.

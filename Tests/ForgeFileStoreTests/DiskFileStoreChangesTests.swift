@@ -115,4 +115,28 @@ struct DiskFileStoreChangesTests {
             #expect(await changes.next() == .created("deep/er/a.txt"))
         }
     }
+
+    @Test func aBaseFolderMissingAtTheStartIsWatchedWhenItIsMade() async throws {
+        try await withTemporaryFolder { folder in
+            let base = folder.appendingPathComponent("not/there/yet")
+            let changes = StreamReader(
+                try DiskFileStore(directory: .custom(base), namespace: "files").changes(in: "docs")
+            )
+            try await DiskFileStore(directory: .custom(base), namespace: "files").save(Data("x".utf8), to: "docs/a.txt")
+            #expect(await changes.next() == .created("docs/a.txt"))
+        }
+    }
+
+    @Test func aBaseFolderRemovedAndMadeAgainIsStillWatched() async throws {
+        try await withTemporaryFolder { folder in
+            let base = folder.appendingPathComponent("base")
+            let store = DiskFileStore(directory: .custom(base), namespace: "files")
+            try await store.save(Data("x".utf8), to: "a.txt")
+            let changes = StreamReader(try store.changes(in: ""))
+            try FileManager.default.removeItem(at: base)
+            #expect(await changes.next() == .deleted("a.txt"))
+            try await store.save(Data("y".utf8), to: "b.txt")
+            #expect(await changes.next() == .created("b.txt"), "the folders made again are watched")
+        }
+    }
 }

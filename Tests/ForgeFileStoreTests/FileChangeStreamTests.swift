@@ -145,3 +145,17 @@ extension FileChangeStreamTests {
         }
     }
 }
+
+extension FileChangeStreamTests {
+    /// A wait that found nothing leaves the stream running: the reader still gets what comes after.
+    @Test(arguments: FileBackend.allCases)
+    func aStreamThatToldNothingOfANeighbouringFolderStillTellsOfItsOwn(backend: FileBackend) async throws {
+        try await withStores(backend) { store, other in
+            let changes = StreamReader(try store.changes(in: "docs"))
+            try await other.save(Data("x".utf8), to: "docs-old/a.txt")
+            #expect(await changes.next(within: 0.3) == nil)
+            try await other.save(Data("x".utf8), to: "docs/a.txt")
+            #expect(await changes.next() == .created("docs/a.txt"))
+        }
+    }
+}

@@ -52,6 +52,17 @@ struct ReactiveKVStoreOutsideChangesTests {
         }
     }
 
+    @Test func aStoreWhoseBaseFolderIsMissingSeesWritesOnceItIsMade() async throws {
+        try await withTemporaryFolder { folder in
+            let base = folder.appendingPathComponent("app/support")
+            let reactive = ReactiveKVStore(DiskKVStore(directory: .custom(base), namespace: "settings"))
+            var values = reactive.stream(key).makeAsyncIterator()
+            #expect(await next(&values) == .some(nil))
+            try DiskKVStore(directory: .custom(base), namespace: "settings").set(key, value: 4)
+            #expect(await next(&values) == .some(4))
+        }
+    }
+
     @Test func aThousandStreamsStartedAndEndedLeaveNoWatchOrDescriptor() async throws {
         try await withTemporaryFolder { folder in
             let disk = DiskKVStore(directory: .custom(folder), namespace: "settings")

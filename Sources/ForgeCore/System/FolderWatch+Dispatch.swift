@@ -4,44 +4,87 @@ internal import Dispatch
 internal import Foundation
 
 extension FolderWatch {
-    /// A dispatch source on the folder (and its sub-folders when recursive) and on its parent.
+    /// A dispatch source on the folder (and its sub-folders when recursive) and on the nearest folder above it that
+    /// exists.
     ///
     /// A folder's source tells only that its names changed, not which: the observer is told that folder's path, nil
     /// for the watched folder itself, and reads what it holds again.
     final class NotificationSource: @unchecked Sendable {
-        // `sources` is changed only on `FolderWatch.queue` (and by `start`, before any source runs).
+        // `sources`, `ancestor` and `deliver` are changed by `start` before any source runs (they are made suspended,
+        // and resumed at its end from a list of its own), and afterwards only on `FolderWatch.queue`.
         private let folder: String
         private let recursive: Bool
+        private let followsLink: Bool
         private var sources: [String: any DispatchSourceFileSystemObject] = [:]
-        private var parentSource: (any DispatchSourceFileSystemObject)?
+        private var ancestor: (any DispatchSourceFileSystemObject)?
         private var deliver: (@Sendable (String?) -> Void)?
+        /// The sources made but not resumed yet: while `start` runs, every source made.
+        private var suspended: [any DispatchSourceFileSystemObject]?
+        /// The watched folder's device and inode when its source was made, and whether the ancestor is its parent.
+        private var watchedIdentity: FileVersion?
+        private var ancestorIsParent = false
 
-        init?(folder: String, recursive: Bool) {
+        init?(folder: String, recursive: Bool, followsLink: Bool) {
             self.folder = folder
             self.recursive = recursive
+            self.followsLink = followsLink
         }
 
         /// Starts watching, calling `deliver` on the watches' queue for each change.
         func start(_ deliver: @escaping @Sendable (String?) -> Void) {
             self.deliver = deliver
-            let parent = (folder as NSString).deletingLastPathComponent
-            parentSource = makeSource(path: parent, followsLink: true) { [self] in
-                // The folder may have appeared or gone: watch what is there now, and tell of everything.
-                unwatch("")
-                watch("")
-                self.deliver?(nil)
-            }
+            suspended = []
+            watchAncestor()
             watch("")
+            let made = suspended ?? []
+            suspended = nil
+            for source in made { source.resume() }
         }
 
         /// Stops every source, which closes its descriptor.
         func stop() {
             FolderWatch.queue.async { [self] in
-                parentSource?.cancel()
-                parentSource = nil
+                ancestor?.cancel()
+                ancestor = nil
                 unwatch("")
                 deliver = nil
             }
+        }
+
+        /// Watches the nearest folder above the watched one that exists, from its parent up: its change may be the
+        /// watched folder, or a missing folder above it, appearing or going.
+        private func watchAncestor() {
+            ancestor?.cancel()
+            ancestor = nil
+            var below = folder
+            while below != "/" && !below.isEmpty {
+                let path = (below as NSString).deletingLastPathComponent
+                if let source = makeSource(path: path, followsLink: true, onChange: { [self] in ancestorChanged() }) {
+                    ancestor = source
+                    ancestorIsParent = below == folder
+                    return
+                }
+                below = path
+            }
+        }
+
+        /// Follows a change of the ancestor's names: unless it is the parent and the watched folder is still the one
+        /// watched (the change was a neighbour's), watches anew.
+        private func ancestorChanged() {
+            let identity = try? Descriptor.version(ofFileAt: folder)
+            guard
+                !ancestorIsParent || identity?.device != watchedIdentity?.device
+                    || identity?.inode != watchedIdentity?.inode
+            else { return }
+            resync()
+        }
+
+        /// Watches the ancestor and the folder anew, and tells of everything.
+        private func resync() {
+            watchAncestor()
+            unwatch("")
+            watch("")
+            deliver?(nil)
         }
 
         /// Watches the folder at `relative`, when it exists and is not watched yet, and the folders beneath it when
@@ -49,7 +92,8 @@ extension FolderWatch {
         private func watch(_ relative: String) {
             if sources[relative] == nil {
                 let path = relative.isEmpty ? folder : folder + "/" + relative
-                sources[relative] = makeSource(path: path, followsLink: relative.isEmpty) { [self] in
+                if relative.isEmpty { watchedIdentity = try? Descriptor.version(ofFileAt: folder) }
+                sources[relative] = makeSource(path: path, followsLink: relative.isEmpty && followsLink) { [self] in
                     changed(relative)
                 }
             }
@@ -78,8 +122,8 @@ extension FolderWatch {
             deliver?(relative.isEmpty ? nil : relative)
         }
 
-        /// A running source on the folder at `path` that calls `onChange` when its names change or it goes; nil when
-        /// the folder cannot be opened.
+        /// A source on the folder at `path` that calls `onChange` when its names change or it goes, resumed unless
+        /// `start` is running; nil when the folder cannot be opened.
         private func makeSource(
             path: String,
             followsLink: Bool,
@@ -98,7 +142,11 @@ extension FolderWatch {
                 _ = close(descriptor)
                 FolderWatch.openDescriptors.withLock { $0[folder, default: 0] -= 1 }
             }
-            source.resume()
+            if suspended != nil {
+                suspended?.append(source)
+            } else {
+                source.resume()
+            }
             return source
         }
     }

@@ -9,13 +9,22 @@ internal import Foundation
 #endif
 
 extension FolderWatch {
-    /// The inotify watches of a folder (with its sub-folders when recursive) and of its parent, in the process's one
-    /// inotify instance.
+    /// The inotify watches of a folder (with its sub-folders when recursive) and of the nearest folder above it that
+    /// exists, in the process's one inotify instance.
     final class NotificationSource: Sendable {
+        /// The watch of the nearest existing folder on the way to the watched one.
+        private struct Ancestor {
+            /// The watch.
+            let watch: Inotify.Watch
+            /// The name in the ancestor on the way to the watched folder, whose change moves the ancestor.
+            let next: String
+        }
+
         /// The watches this source holds.
         private struct Watches {
-            /// The watch of the folder's parent, which tells when the folder appears or goes.
-            var parent: Inotify.Watch?
+            /// The watch of the nearest existing folder above the watched one: its parent while the folder's parent
+            /// exists. It tells when the folder, or a missing folder above it, appears or goes.
+            var ancestor: Ancestor?
             /// The folders watched, by watch descriptor, with their paths relative to the folder ("" for itself).
             var folders: [Int32: (relative: String, watch: Inotify.Watch)] = [:]
             /// Whether the source was stopped: nothing is watched any more.
@@ -23,9 +32,8 @@ extension FolderWatch {
         }
 
         private let folder: String
-        private let parent: String
-        private let name: String
         private let recursive: Bool
+        private let followsLink: Bool
         private let watches = LockedState(Watches())
         private let deliver = LockedState<(@Sendable (String?) -> Void)?>(nil)
 
@@ -34,11 +42,10 @@ extension FolderWatch {
         /// The events that mean a watched folder itself went.
         private static let folderGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
 
-        init?(folder: String, recursive: Bool) {
+        init?(folder: String, recursive: Bool, followsLink: Bool) {
             self.folder = folder
             self.recursive = recursive
-            self.parent = (folder as NSString).deletingLastPathComponent
-            self.name = (folder as NSString).lastPathComponent
+            self.followsLink = followsLink
         }
 
         /// Starts watching, calling `deliver` on the watches' queue for each change.
@@ -48,9 +55,7 @@ extension FolderWatch {
             self.deliver.withLock { $0 = deliver }
             FolderWatch.openDescriptors.withLock { $0[folder, default: 0] += 1 }
             watches.withLock { watches in
-                watches.parent = Inotify.shared.add(parent, mask: Self.changes | UInt32(IN_ONLYDIR)) {
-                    [self] mask, name in parentChanged(mask: mask, name: name)
-                }
+                watchAncestor(in: &watches)
                 watch("", in: &watches)
             }
         }
@@ -60,8 +65,8 @@ extension FolderWatch {
             deliver.withLock { $0 = nil }
             watches.withLock { watches in
                 watches.isStopped = true
-                if let parent = watches.parent { Inotify.shared.remove(parent) }
-                watches.parent = nil
+                if let ancestor = watches.ancestor { Inotify.shared.remove(ancestor.watch) }
+                watches.ancestor = nil
                 unwatch("", in: &watches)
             }
             FolderWatch.openDescriptors.withLock { $0[folder, default: 0] -= 1 }
@@ -79,7 +84,7 @@ extension FolderWatch {
         private func watch(_ relative: String, in watches: inout Watches) {
             guard !watches.isStopped else { return }
             let path = relative.isEmpty ? folder : folder + "/" + relative
-            let linkRule = relative.isEmpty ? 0 : UInt32(IN_DONT_FOLLOW)
+            let linkRule = relative.isEmpty && followsLink ? 0 : UInt32(IN_DONT_FOLLOW)
             let mask = Self.changes | Self.folderGone | UInt32(IN_ONLYDIR) | linkRule
             guard
                 let watch = Inotify.shared.add(
@@ -103,16 +108,50 @@ extension FolderWatch {
             }
         }
 
-        /// Follows an event of the parent: the folder made (or renamed into place) is watched anew, and its
-        /// appearing or going tells of everything.
-        private func parentChanged(mask: UInt32, name: String) {
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 { return tell(nil) }
-            guard name == self.name, mask & Self.changes != 0 else { return }
-            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                watches.withLock { watches in
-                    unwatch("", in: &watches)
-                    watch("", in: &watches)
+        /// Watches the nearest folder above the watched one that exists, from its parent up, in place of the one
+        /// watched so far.
+        ///
+        /// The new watch starts before the old one ends, so a folder watched by both loses no event. When the name on
+        /// the way down appeared before its watch started, the watch moves down to it at once.
+        private func watchAncestor(in watches: inout Watches) {
+            let previous = watches.ancestor
+            defer { if let previous { Inotify.shared.remove(previous.watch) } }
+            watches.ancestor = nil
+            guard !watches.isStopped else { return }
+            var below = folder
+            while below != "/" && !below.isEmpty {
+                let path = (below as NSString).deletingLastPathComponent
+                let next = (below as NSString).lastPathComponent
+                let mask = Self.changes | Self.folderGone | UInt32(IN_ONLYDIR)
+                if let watch = Inotify.shared.add(
+                    path,
+                    mask: mask,
+                    handler: { [self] mask, name in
+                        ancestorChanged(mask: mask, name: name, next: next)
+                    }
+                ) {
+                    watches.ancestor = Ancestor(watch: watch, next: next)
+                    guard below != folder, FileManager.default.fileExists(atPath: below) else { return }
+                    // Made before the watch started: look again from the parent down.
+                    if let previous = watches.ancestor { Inotify.shared.remove(previous.watch) }
+                    watches.ancestor = nil
+                    below = folder
+                    continue
                 }
+                below = path
+            }
+        }
+
+        /// Follows an event of the ancestor: the name on the way down made, removed or renamed, or the ancestor
+        /// itself gone, moves the ancestor and watches the folder anew; each tells of everything.
+        private func ancestorChanged(mask: UInt32, name: String, next: String) {
+            let overflowed = mask & UInt32(IN_Q_OVERFLOW) != 0
+            let ancestorGone = mask & Self.folderGone != 0
+            guard overflowed || ancestorGone || (name == next && mask & Self.changes != 0) else { return }
+            watches.withLock { watches in
+                watchAncestor(in: &watches)
+                unwatch("", in: &watches)
+                watch("", in: &watches)
             }
             tell(nil)
         }

@@ -5,8 +5,9 @@ internal import Dispatch
 ///
 /// One watch per folder and process, however many observers: ``observe(_:recursive:onChange:)`` adds an observer to
 /// the folder's watch, starting it for the first, and the returned ``ChangeObservation`` ends it, stopping the watch
-/// (and closing its descriptors) after the last. The folder's parent is watched too, so a folder that does not exist
-/// yet, or that is removed and made again (a `removeAll()`), is picked up when it appears. An observer is told the
+/// (and closing its descriptors) after the last. The nearest folder above it that exists is watched too (its parent,
+/// while that exists), so a folder that does not exist yet, however many folders above it are missing, or that is
+/// removed and made again (a `removeAll()`), is picked up when it appears. An observer is told the
 /// path, relative to the folder, of what changed (a name created, replaced by a rename, written or removed; with
 /// `recursive`, in any sub-folder too), or nil when anything in the folder may have changed (the folder appeared or
 /// went, the kernel's queue overflowed).
@@ -20,6 +21,7 @@ package final class FolderWatch: Sendable {
     private struct Key: Hashable {
         let path: String
         let recursive: Bool
+        let followsLink: Bool
     }
 
     /// A running watch's observers, by number.
@@ -39,7 +41,7 @@ package final class FolderWatch: Sendable {
 
     private init(key: Key) {
         self.key = key
-        source = NotificationSource(folder: key.path, recursive: key.recursive)
+        source = NotificationSource(folder: key.path, recursive: key.recursive, followsLink: key.followsLink)
     }
 
     /// Adds `onChange` as an observer of the folder at `path`, called on a background queue with the path that
@@ -48,15 +50,18 @@ package final class FolderWatch: Sendable {
     /// - Parameters:
     ///   - path: The folder to watch; it need not exist yet.
     ///   - recursive: Whether changes in the folder's sub-folders, at any depth, are told too.
+    ///   - followsLink: Whether the folder may be a symbolic link, which is then followed; a link beneath it never
+    ///     is.
     ///   - onChange: The observer, called on the watches' one queue, one change after another.
     /// - Returns: The observation, which stops calling `onChange` when it ends (``ChangeObservation/end()``, or when
     ///   it is released).
     package static func observe(
         _ path: String,
         recursive: Bool = false,
+        followsLink: Bool = true,
         onChange: @escaping @Sendable (String?) -> Void
     ) -> ChangeObservation {
-        let key = Key(path: path, recursive: recursive)
+        let key = Key(path: path, recursive: recursive, followsLink: followsLink)
         let (watch, id) = running.withLock { running -> (FolderWatch, Int) in
             let watch = running[key] ?? FolderWatch(key: key)
             if running[key] == nil {
@@ -154,7 +159,7 @@ extension FolderWatch {
 extension FolderWatch {
     /// No notifications on this platform: observers are never called.
     final class NotificationSource: Sendable {
-        init?(folder: String, recursive: Bool) { return nil }
+        init?(folder: String, recursive: Bool, followsLink: Bool) { return nil }
         func start(_ deliver: @escaping @Sendable (String?) -> Void) {}
         func stop() {}
     }
