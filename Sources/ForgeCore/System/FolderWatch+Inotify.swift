@@ -22,8 +22,9 @@ extension FolderWatch {
 
         /// The watches this source holds.
         private struct Watches {
-            /// The watch of the nearest existing folder above the watched one: its parent while the folder's parent
-            /// exists. It tells when the folder, or a missing folder above it, appears or goes.
+            /// The watch of the nearest existing folder above the watched one, its parent while that exists.
+            ///
+            /// It tells when the folder, or a missing folder above it, appears or goes.
             var ancestor: Ancestor?
             /// The folders watched, by watch descriptor, with their paths relative to the folder ("" for itself).
             var folders: [Int32: (relative: String, watch: Inotify.Watch)] = [:]
