@@ -7,6 +7,8 @@ struct VaultItem: Sendable {
     let name: String
     /// The item's file name: the hex HMAC of the key name and ``VaultKeys/itemExtension``.
     let fileName: String
+    /// The data that AES-GCM authenticates with a format-2 item: the format byte, a label and the file name.
+    let associatedData: Data
     /// The data that AES-GCM authenticates with a format-1 item: the format byte, a label and the key name.
     let legacyAssociatedData: Data
 }
