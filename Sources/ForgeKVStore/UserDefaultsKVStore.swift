@@ -307,13 +307,20 @@ extension UserDefaultsKVStore: KVChangeObserving {
     /// (``isKeyValueObservable(_:)``) is not observed. On Linux the watch of the property list already tells of
     /// other processes' changes.
     func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
-        let stored = name(key)
-        guard Self.isKeyValueObservable(stored) else { return nil }
+        guard let observed = keyValueObservedName(of: key) else { return nil }
         #if canImport(ObjectiveC)
-        return DefaultsKeyObserver.observe(stored, of: defaults, onChange)
+        return DefaultsKeyObserver.observe(observed, of: defaults, onChange)
         #else
+        _ = observed
         return nil
         #endif
+    }
+
+    /// The name a key-value observer of `key` observes in ``defaults``: the name the key is stored under (its NFC
+    /// spelling), or nil when KVO cannot take that name as one key.
+    func keyValueObservedName(of key: String) -> String? {
+        let stored = name(key)
+        return Self.isKeyValueObservable(stored) ? stored : nil
     }
 
     /// Whether key-value observing takes `storedName` as one key of the defaults.
