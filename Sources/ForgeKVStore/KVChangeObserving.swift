@@ -6,6 +6,27 @@ protocol KVChangeObserving: KVStoring {
     /// Calls `onChange` with the key that changed, or nil when any may have, for every change to the store from
     /// anywhere, until the returned observation ends.
     func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation
+
+    /// Calls `onChange` for every change to the value stored under the name `key`, until the returned observation
+    /// ends; nil when the store has no way to watch one key, or needs none.
+    ///
+    /// ``ReactiveKVStore`` asks for this when a key gets its first stream, once for each name the key is stored
+    /// under (its own and the older names its migrations read), and ends the observation when the key's last stream
+    /// ends. It is for changes the store learns of only key by key; ``observeChanges(_:)`` still runs beside it, so a
+    /// change may be told by both.
+    ///
+    /// - Parameters:
+    ///   - key: The name a value is stored under, as a ``KVKey`` spells it.
+    ///   - onChange: Called after each change, on any thread; it may read the store.
+    /// - Returns: The observation, or nil when the store watches no single key.
+    func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation?
+}
+
+extension KVChangeObserving {
+    /// Watches no single key: ``observeChanges(_:)`` tells of every change.
+    func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+        nil
+    }
 }
 
 extension DiskKVStore: KVChangeObserving {

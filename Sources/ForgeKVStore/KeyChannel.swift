@@ -103,6 +103,11 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
 }
 
 extension KeyChannel: AnyKeyChannel {
+    /// The names the key is stored under: its own, then the older names its migrations read.
+    var storedNames: [String] {
+        key.storedNames
+    }
+
     /// Removes the stream numbered `id`; it is given no more values.
     func leave(_ id: Int) {
         state.withLock { $0.streams[id] = nil }
@@ -122,6 +127,9 @@ extension KeyChannel: AnyKeyChannel {
 /// A ``KeyChannel`` with its value type erased, as a ``ReactiveKVStore`` keeps it beside the channels of other
 /// types for the same key.
 protocol AnyKeyChannel: AnyObject, Sendable {
+    /// The names the channel's key is stored under: its own, then the older names its migrations read.
+    var storedNames: [String] { get }
+
     /// Reads the key from `base` as the channel's type and emits it to the channel's streams if it is new to them.
     func refresh(from base: any KVStoring, version: UInt64)
 

@@ -23,12 +23,12 @@ internal import ForgeCore
 /// elsewhere may show as its latest value. Over a ``UserDefaultsKVStore``, the changes every other
 /// `UserDefaultsKVStore` of the same domain makes in the process are observed as they are made; on Linux also
 /// what other processes flush to the domain's property list, and on Apple platforms what other code of the process
-/// changes through the same `UserDefaults` instance, but not yet other processes' changes (see
-/// ``UserDefaultsKVStore``). Over other stores, only the wrapper's writes are observed. Reads and writes go straight
-/// to the wrapped store, with no cache. After each change the key is re-read from the wrapped store, once for all
-/// the streams that read it as one type, so each stream emits what the store now holds, as its type reads it. Streams of other
-/// keys add nothing to a write. Values that do not decode are reported by the wrapped store: give it the handler
-/// (`reportDecodingFailures(to:)`).
+/// changes through the same `UserDefaults` instance and what other processes (an app group's other apps and
+/// extensions) change in an observed key whose name has no `.` (see ``UserDefaultsKVStore``). Over other stores,
+/// only the wrapper's writes are observed. Reads and writes go straight to the wrapped store, with no cache. After
+/// each change the key is re-read from the wrapped store, once for all the streams that read it as one type, so each
+/// stream emits what the store now holds, as its type reads it. Streams of other keys add nothing to a write. Values
+/// that do not decode are reported by the wrapped store: give it the handler (`reportDecodingFailures(to:)`).
 ///
 /// > Tip: A write never waits for an observer. Each stream buffers what its consumer has not read yet,
 /// > so a slow consumer still sees every change, in order.
@@ -42,6 +42,14 @@ public final class ReactiveKVStore: Sendable {
     /// The watch of the wrapped store's changes from other instances and processes, while a stream is live.
     private let outsideChanges = LockedState<ChangeObservation?>(nil)
 
+    /// The wrapped store's watches of single keys, by observed key and then by the name watched (the key's own and
+    /// the older names its migrations read), while the key has a stream.
+    ///
+    /// Changed only with its lock held, which is taken before the registry's and never inside it, so watches start
+    /// and end in the order the registry changed. A name the store cannot watch alone holds an observation that
+    /// does nothing, so that it is not asked again.
+    private let keyObservations = LockedState<[String: [String: ChangeObservation]]>([:])
+
     /// Creates a wrapper that observes the writes made through it to `base`.
     public init(_ base: any KVStoring) {
         self.base = base
@@ -51,6 +59,13 @@ public final class ReactiveKVStore: Sendable {
     deinit {
         let channels = registry.withLock { $0.channels.values.flatMap { $0.map(\.channel) } }
         for channel in channels { channel.finish() }
+        // The streams' termination handlers no longer reach this wrapper: its watches of single keys end here (the
+        // watch of the whole store ends as it is released).
+        let watches = keyObservations.withLock { observations in
+            defer { observations = [:] }
+            return observations.values.flatMap(\.values)
+        }
+        for watch in watches { watch.end() }
     }
 
     /// A stream of the value stored for `key`: the current value at once, then the value after every change
@@ -77,6 +92,7 @@ public final class ReactiveKVStore: Sendable {
         // Registered before the read, so every change numbered after `version` refreshes the channel.
         let (channel, id, version) = registry.withLock { $0.addStream(of: key) }
         watchOutsideChanges()
+        watchStoredNames(of: key.key)
         channel.join(continuation, id: id, value: base.get(key), version: version)
         // Weak: the channel holds the continuation, which holds this handler until the stream ends.
         continuation.onTermination = { [weak self, weak channel] _ in
@@ -103,6 +119,7 @@ public final class ReactiveKVStore: Sendable {
             return watch
         }
         unwatched?.end()
+        watchStoredNames(of: key)
     }
 
     /// Starts watching the wrapped store's changes from anywhere, when it can tell of them and no watch runs yet.
@@ -115,6 +132,38 @@ public final class ReactiveKVStore: Sendable {
                 if let key { self.notify(key: key) } else { self.notifyEveryKey() }
             }
         }
+    }
+
+    /// Has the wrapped store watch each name the channels of `key` read, and stop watching the names none reads any
+    /// more: all of them once the key has no stream.
+    ///
+    /// Called after every change to the key's channels in the registry. The registry is read and the watches
+    /// started under the watches' lock, so calls that race each other leave the watches the registry's final state
+    /// asks for. The store is never called with the registry's lock held, and watches end after every lock is let
+    /// go: a change that arrives meanwhile takes the registry's lock, and may wait for nothing of ours.
+    private func watchStoredNames(of key: String) {
+        guard let observed = base as? any KVChangeObserving else { return }
+        let unwatched = keyObservations.withLock { observations -> [ChangeObservation] in
+            let names = registry.withLock { $0.storedNames(of: key) }
+            var watches = observations[key, default: [:]]
+            var unwatched: [ChangeObservation] = []
+            for (name, watch) in watches where !names.contains(name) {
+                watches[name] = nil
+                unwatched.append(watch)
+            }
+            for name in names where watches[name] == nil {
+                let watch = observed.observeChanges(of: name) { [weak self] in self?.notify(key: key) }
+                watches[name] = watch ?? ChangeObservation {}
+            }
+            observations[key] = watches.isEmpty ? nil : watches
+            return unwatched
+        }
+        for watch in unwatched { watch.end() }
+    }
+
+    /// The names the wrapped store watches alone for each observed key, for tests.
+    var watchedNames: [String: Set<String>] {
+        keyObservations.withLock { $0.mapValues { Set($0.keys) } }
     }
 
     /// Tells the channels of `key` that it changed: each re-reads it and emits the value to its streams.
@@ -220,6 +269,11 @@ private struct Registry: Sendable {
         }
         channels[key.key] = entries
         return (channel, lastStreamID, version)
+    }
+
+    /// The names the channels of `key` read: the key's own, and the older names their keys' migrations read.
+    func storedNames(of key: String) -> Set<String> {
+        Set((channels[key] ?? []).flatMap(\.channel.storedNames))
     }
 
     /// Uncounts a stream of `channel`, and removes the channel when it was its last.

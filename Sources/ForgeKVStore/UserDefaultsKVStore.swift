@@ -73,8 +73,11 @@ internal import ForgeCore
 ///   code makes in this process is seen when the file is next written (a store's flush writes it).
 /// - on Apple platforms, what other code of this process changes through ``defaults``, which the system tells with
 ///   `UserDefaults.didChangeNotification`, as a change of any key (the stores' own changes through it are told so
-///   too, and cost each stream a read). Other processes' changes, those of an app group too, are not observed yet:
-///   the system tells of them only to key-value observers of each key.
+///   too, and cost each stream a read). Other processes' changes (an app group's other apps and extensions) are
+///   observed key by key: while a key has a stream, the store is a key-value observer of it on ``defaults``, and of
+///   the older names its migrations read, which the system tells of every change to the key from any process, this
+///   one's too. KVO reads a name with a `.` as a key path, so a key whose name contains a `.` or begins with `@` is
+///   not observed so, and other processes' changes to it are not seen: name keys an app group shares without dots.
 public struct UserDefaultsKVStore: @unchecked Sendable {
     // Safe to share: `UserDefaults` is documented as thread-safe, and the store's other mutable state is in its
     // synchronizer, behind a lock.
@@ -295,5 +298,37 @@ extension UserDefaultsKVStore: KVChangeObserving {
             stores.end()
             outside.end()
         }
+    }
+
+    /// Observes `key` on ``defaults`` with key-value observing on Apple platforms; nil elsewhere.
+    ///
+    /// The system calls a key-value observer for every change to its key: those other processes make to the suite
+    /// (an app group's other apps and extensions), and this process's own. A name KVO cannot take as one key
+    /// (``isKeyValueObservable(_:)``) is not observed. On Linux the watch of the property list already tells of
+    /// other processes' changes.
+    func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+        guard let observed = keyValueObservedName(of: key) else { return nil }
+        #if canImport(ObjectiveC)
+        return DefaultsKeyObserver.observe(observed, of: defaults, onChange)
+        #else
+        _ = observed
+        return nil
+        #endif
+    }
+
+    /// The name a key-value observer of `key` observes in ``defaults``: the name the key is stored under (its NFC
+    /// spelling), or nil when KVO cannot take that name as one key.
+    func keyValueObservedName(of key: String) -> String? {
+        let stored = name(key)
+        return Self.isKeyValueObservable(stored) ? stored : nil
+    }
+
+    /// Whether key-value observing takes `storedName` as one key of the defaults.
+    ///
+    /// KVO reads its argument as a key path: a `.` separates keys (`"a.b"` would observe `b` of the value of `a`,
+    /// and raise when that value has no `b`), and a leading `@` names a collection operator. Such names, and the
+    /// empty one, are not observed.
+    static func isKeyValueObservable(_ storedName: String) -> Bool {
+        !storedName.isEmpty && !storedName.contains(".") && !storedName.hasPrefix("@")
     }
 }
