@@ -42,11 +42,15 @@ final class DefaultsChangeHub: Sendable {
         }
     }
 
-    /// Tells the observers of `domain` that `key` changed there; nil when any key may have.
+    /// Tells the observers of `domain` that `key` changed there, nil when any key may have; on Apple platforms also
+    /// the other processes, through ``DefaultsProcessNotice``.
     func post(_ key: String?, in domain: String) {
         let observers = subscribers.withLock { Array(($0.byDomain[domain] ?? [:]).values) }
         // Outside the lock: an observer reads the store, and may end its observation.
         for observer in observers { observer(key) }
+        #if canImport(notify)
+        DefaultsProcessNotice.post(in: domain)
+        #endif
     }
 
     /// The number of observers of `domain`, for tests.

@@ -191,7 +191,8 @@ final class DefaultsSynchronizer: @unchecked Sendable {
     ///   count changed. `UserDefaults` on Linux writes a property list only when it flushes, so another process's
     ///   changes arrive when it flushes, not when it makes them.
     /// - On Apple platforms: when the system posts `UserDefaults.didChangeNotification` for ``defaults``, that is, for
-    ///   a change any code of this process makes through that instance. The system posts it for no other process.
+    ///   a change any code of this process makes through that instance (the system posts it for no other process),
+    ///   and when a store of the domain in any process posts ``DefaultsProcessNotice`` after a change.
     func observeOutsideChanges(_ onChange: @escaping @Sendable () -> Void) -> ChangeObservation {
         #if canImport(Darwin)
         let registration = NotificationCenter.default.addObserver(
@@ -201,7 +202,15 @@ final class DefaultsSynchronizer: @unchecked Sendable {
         ) { _ in onChange() }
         // Not `Sendable` (an `NSObjectProtocol`), but only handed back to `NotificationCenter`, which is thread-safe.
         nonisolated(unsafe) let token = registration
-        return ChangeObservation { NotificationCenter.default.removeObserver(token) }
+        #if canImport(notify)
+        let otherProcesses = DefaultsProcessNotice.observe(domainName, onChange: onChange)
+        #endif
+        return ChangeObservation {
+            NotificationCenter.default.removeObserver(token)
+            #if canImport(notify)
+            otherProcesses.end()
+            #endif
+        }
         #else
         let folder = (plistPath as NSString).deletingLastPathComponent
         let fileName = (plistPath as NSString).lastPathComponent

@@ -24,7 +24,7 @@ internal import ForgeCore
 /// `UserDefaultsKVStore` of the same domain makes in the process are observed as they are made; on Linux also
 /// what other processes flush to the domain's property list, and on Apple platforms what other code of the process
 /// changes through the same `UserDefaults` instance and what other processes (an app group's other apps and
-/// extensions) change in an observed key whose name has no `.` (see ``UserDefaultsKVStore``). Over other stores,
+/// extensions) change, with the limits ``UserDefaultsKVStore`` states. Over other stores,
 /// only the wrapper's writes are observed. Reads and writes go straight to the wrapped store, with no cache. After
 /// each change the key is re-read from the wrapped store, once for all the streams that read it as one type, so each
 /// stream emits what the store now holds, as its type reads it. Streams of other keys add nothing to a write. Values

@@ -77,7 +77,9 @@ internal import ForgeCore
 ///   observed key by key: while a key has a stream, the store is a key-value observer of it on ``defaults``, and of
 ///   the older names its migrations read, which the system tells of every change to the key from any process, this
 ///   one's too. KVO reads a name with a `.` as a key path, so a key whose name contains a `.` or begins with `@` is
-///   not observed so, and other processes' changes to it are not seen: name keys an app group shares without dots.
+///   not observed so; for every key, each store posts a Darwin notification named after the domain after its
+///   changes, so what another process changes through this library is seen whatever the key's name, and what plain
+///   `UserDefaults` code there changes in such a key is not.
 public struct UserDefaultsKVStore: @unchecked Sendable {
     // Safe to share: `UserDefaults` is documented as thread-safe, and the store's other mutable state is in its
     // synchronizer, behind a lock.
