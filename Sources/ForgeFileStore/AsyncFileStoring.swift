@@ -1,0 +1,40 @@
+public import Foundation
+
+/// The asynchronous form of ``FileStoring``, ``exists(_:)`` included, for stores behind a network.
+///
+/// ``FileStoring`` follows the reference API, where `exists` is synchronous: a local store answers it with one
+/// `stat`, and views call it while they draw. A store behind a network cannot answer without waiting on its
+/// server, and blocking a thread for that would stall a server's event loops, so such a store conforms to this
+/// protocol only, where ``exists(_:)`` is `async throws` like every other operation. Write a service against this
+/// protocol and it runs on every store: ``DiskFileStore`` and ``InMemoryFileStore`` conform as they are.
+///
+/// Every requirement means what the ``FileStoring`` requirement of the same name means: the same path rules, errors,
+/// listing order and sizes.
+public protocol AsyncFileStoring: Sendable {
+    /// Saves `data` at `path`, creating the folders on the way. See ``FileStoring/save(_:to:overwrite:)``.
+    func save(_ data: Data, to path: String, overwrite: Bool) async throws
+
+    /// Returns the contents of the file at `path`. See ``FileStoring/load(_:)``.
+    func load(_ path: String) async throws -> Data
+
+    /// Returns true when a file is stored at `path`; false for folders and invalid paths.
+    ///
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the store cannot tell, as when its server cannot
+    ///   be reached; a local store never throws.
+    func exists(_ path: String) async throws -> Bool
+
+    /// Deletes the file at `path`, and the folders this leaves empty. See ``FileStoring/delete(_:)``.
+    func delete(_ path: String) async throws
+
+    /// Returns what is directly in the folder at `folder`, sorted. See ``FileStoring/list(in:)``.
+    func list(in folder: String) async throws -> [String]
+
+    /// Deletes every file and folder of this store, and nothing else.
+    func deleteAll() async throws
+
+    /// The sum of the sizes, in bytes, of every file in the store.
+    func totalSize() async throws -> Int
+}
+
+extension DiskFileStore: AsyncFileStoring {}
+extension InMemoryFileStore: AsyncFileStoring {}

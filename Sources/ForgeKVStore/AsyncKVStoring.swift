@@ -1,0 +1,74 @@
+/// The asynchronous form of ``KVStoring``: the same operations and rules, each `async throws`, so that a store
+/// behind a network (a database shared by several servers) can answer without blocking a thread.
+///
+/// Write a service against this protocol and it runs on every store: the synchronous stores of this module conform
+/// as they are (a synchronous call meets an asynchronous requirement), and a network store conforms with calls
+/// that suspend.
+///
+/// ```swift
+/// struct TaskCounter {
+///     let store: any AsyncKVStoring
+///
+///     func countTask() async throws -> Int {
+///         let count = (try await store.value(for: TaskKeys.taskCount) ?? 0) + 1
+///         try await store.set(TaskKeys.taskCount, value: count)
+///         return count
+///     }
+/// }
+/// ```
+///
+/// Every requirement means what the ``KVStoring`` requirement of the same name means, with one addition: a store
+/// that can fail to reach its storage (a dropped connection) throws from ``get(_:)`` and ``contains(_:)`` too,
+/// with ``KVStoreError/readFailed(key:underlying:)``, rather than answer nil or false for a value it could not
+/// read. ``get(_:)`` still reads a value that does not decode as nil.
+public protocol AsyncKVStoring: Sendable {
+    /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
+    func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
+
+    /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil only
+    /// when nothing is stored. See ``KVStoring/value(for:)``.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
+    func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
+
+    /// Stores `value` for `key`, replacing any previous value. See ``KVStoring/set(_:value:)``.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
+    ///   the previous value is kept either way.
+    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
+
+    /// Removes the value stored for `key`, and those under the older names its migrations read. See
+    /// ``KVStoring/remove(_:)``.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
+    func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
+
+    /// Returns true when a value is stored for `key`, or under an older name its migrations read.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
+    func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
+
+    /// Removes every value this store holds, and nothing it does not.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
+    func removeAll() async throws
+
+    /// The keys that hold a value in this store, sorted, each in its canonical (NFC) form.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    func keys() async throws -> [String]
+}
+
+/// An ``AsyncKVStoring`` that can observe its keys: a stream per key, as ``ReactiveKVStore/stream(_:)`` gives it.
+public protocol AsyncKVStreaming: AsyncKVStoring {
+    /// A stream of the value stored for `key`: the current value first, then the value after each change the store
+    /// can see, skipping values stored identically; it ends when the consuming task is cancelled.
+    func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?>
+}
+
+extension InMemoryKVStore: AsyncKVStoring {}
+extension DiskKVStore: AsyncKVStoring {}
+extension UserDefaultsKVStore: AsyncKVStoring {}
+extension ReactiveKVStore: AsyncKVStreaming {}
