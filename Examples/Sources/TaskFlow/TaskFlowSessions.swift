@@ -1,0 +1,81 @@
+public import ForgeStorage
+public import Foundation
+
+/// TaskFlow's server side: the sessions of many users, kept in three stores that several server instances may
+/// share, written against the asynchronous protocols only.
+///
+/// A sign-in keeps the user's token in the secret store, their avatar in the file store and the time they signed in
+/// in the settings, each under the user's id. The same code runs on the in-memory twins in tests, on the disk stores
+/// on one machine, and on network stores (PostgreSQL, in the Backends package) across many: nothing in it changes.
+public struct TaskFlowSessions: Sendable {
+    private let settings: any AsyncKVStoring
+    private let files: any AsyncFileStoring
+    private let secrets: any AsyncCryptStoring
+
+    /// Creates the service over the three stores.
+    ///
+    /// - Parameters:
+    ///   - settings: Where the time each user signed in is kept.
+    ///   - files: Where each user's avatar is kept.
+    ///   - secrets: Where each user's access token is kept.
+    public init(settings: any AsyncKVStoring, files: any AsyncFileStoring, secrets: any AsyncCryptStoring) {
+        self.settings = settings
+        self.files = files
+        self.secrets = secrets
+    }
+
+    /// The key of the time `user` signed in.
+    public static func signedInKey(of user: String) -> KVKey<Date> { KVKey("sessions.\(user).signedInAt") }
+    /// The key of `user`'s access token.
+    public static func tokenKey(of user: String) -> CryptKey<String> { CryptKey(key: "sessions.\(user).token") }
+    /// The path of `user`'s avatar.
+    public static func avatarPath(of user: String) -> String { "avatars/\(user).jpg" }
+
+    /// Signs `user` in: stores the token, the avatar and the time.
+    ///
+    /// A sign-in that fails half-way removes what it stored before rethrowing, so no user is left with a token and
+    /// no avatar.
+    ///
+    /// - Throws: The error of the first store that fails.
+    public func signIn(_ user: String, token: String, avatar: Data, at date: Date) async throws {
+        try await secrets.set(token, for: Self.tokenKey(of: user))
+        var savedAvatar = false
+        do {
+            try await files.save(avatar, to: Self.avatarPath(of: user), overwrite: true)
+            savedAvatar = true
+            try await settings.set(Self.signedInKey(of: user), value: date)
+        } catch {
+            if savedAvatar { try? await files.delete(Self.avatarPath(of: user)) }
+            try? await secrets.delete(Self.tokenKey(of: user))
+            throw error
+        }
+    }
+
+    /// When `user` signed in, or nil when they are signed out.
+    ///
+    /// - Throws: The error of a store that cannot be read.
+    public func signedIn(_ user: String) async throws -> Date? {
+        guard try await secrets.contains(Self.tokenKey(of: user)) else { return nil }
+        return try await settings.value(for: Self.signedInKey(of: user))
+    }
+
+    /// The ids of the users signed in, sorted.
+    ///
+    /// - Throws: The error of a store that cannot be listed.
+    public func signedInUsers() async throws -> [String] {
+        try await secrets.keys()
+            .compactMap { key in
+                guard key.hasPrefix("sessions."), key.hasSuffix(".token") else { return nil }
+                return String(key.dropFirst("sessions.".count).dropLast(".token".count))
+            }
+    }
+
+    /// Signs `user` out: removes their token, avatar and time; other users' sessions stay.
+    ///
+    /// - Throws: The error of the first store that fails.
+    public func signOut(_ user: String) async throws {
+        try await secrets.delete(Self.tokenKey(of: user))
+        if try await files.exists(Self.avatarPath(of: user)) { try await files.delete(Self.avatarPath(of: user)) }
+        try await settings.remove(Self.signedInKey(of: user))
+    }
+}

@@ -1,0 +1,70 @@
+import ForgeStorage
+import ForgeStorageTesting
+import Foundation
+import TaskFlow
+import Testing
+
+/// The server-side sessions service, unchanged, on the in-memory twins, on the disk stores and over a reactive store:
+/// the asynchronous protocols let one service run on any store.
+struct TaskFlowSessionsTests {
+    /// The stores a test runs the service on.
+    enum Stores: String, CaseIterable, CustomTestStringConvertible {
+        case memory, disk, reactiveDisk
+
+        var testDescription: String { rawValue }
+
+        /// Runs `body` with the service over fresh stores of this kind, then removes what they stored.
+        func withSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
+            switch self {
+            case .memory:
+                try await body(
+                    TaskFlowSessions(settings: InMemoryKVStore(), files: InMemoryFileStore(), secrets: InMemoryCrypt())
+                )
+            case .disk, .reactiveDisk:
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let disk = DiskKVStore(directory: .custom(folder), namespace: "settings")
+                let settings: any AsyncKVStoring = self == .disk ? disk : ReactiveKVStore(disk)
+                let secrets = try EncryptedFileCrypt(
+                    directory: .custom(folder),
+                    namespace: "secrets",
+                    masterKey: .keyFile(folder.appendingPathComponent("master.key"))
+                )
+                try await body(
+                    TaskFlowSessions(
+                        settings: settings,
+                        files: DiskFileStore(directory: .custom(folder), namespace: "files"),
+                        secrets: secrets
+                    )
+                )
+            }
+        }
+    }
+
+    @Test(arguments: Stores.allCases)
+    func signInKeepsEachUsersSessionAndSignOutRemovesOnlyTheirs(stores: Stores) async throws {
+        try await stores.withSessions { sessions in
+            let morning = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            try await sessions.signIn("ada", token: "t-ada", avatar: Data("a".utf8), at: morning)
+            try await sessions.signIn("alan", token: "t-alan", avatar: Data("b".utf8), at: morning + 60)
+            #expect(try await sessions.signedIn("ada") == morning)
+            #expect(try await sessions.signedInUsers() == ["ada", "alan"])
+
+            try await sessions.signOut("ada")
+            #expect(try await sessions.signedIn("ada") == nil)
+            #expect(try await sessions.signedIn("alan") == morning + 60)
+            #expect(try await sessions.signedInUsers() == ["alan"])
+        }
+    }
+
+    @Test func aSignInThatFailsHalfWayLeavesNoToken() async throws {
+        let files = InMemoryFileStore(faults: StoreFaults([.next(.write, with: .outOfSpace)]))
+        let secrets = InMemoryCrypt()
+        let sessions = TaskFlowSessions(settings: InMemoryKVStore(), files: files, secrets: secrets)
+        await #expect(throws: FileStoreError.self) {
+            try await sessions.signIn("ada", token: "t", avatar: Data("a".utf8), at: Date())
+        }
+        #expect(try await sessions.signedIn("ada") == nil)
+        #expect(try secrets.keys().isEmpty)
+    }
+}
