@@ -113,8 +113,10 @@ extension FileReferenceStore {
             if backing.namespaces.withLock({ $0[namespace]?.files[key(checkedPath)] != nil }) {
                 throw FileStoreError.alreadyExists(path: path)
             }
-            // Where a real store makes its next system call, and another thread may run.
-            sched_yield()
+            // Where a real store writes its temporary file, which takes tens of microseconds: the thread gives up
+            // its core for as long, so another thread runs its check meanwhile even on a machine whose cores other
+            // processes keep busy (a bare yield let those processes run instead, and the race went unseen).
+            usleep(100)
             return try await save(data, to: path, overwrite: true)
         }
         if mutant == .savesInTwoSteps {
