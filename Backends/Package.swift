@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// Network backends for ForgeStorage's async protocols, kept apart from the library so that the library never depends
+// on a database driver. Run the tests from the repository root against a throwaway server:
+// `scripts/postgres-for-tests swift test --package-path Backends`.
+let package = Package(
+    name: "ForgeBackends",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ForgePostgres", targets: ["ForgePostgres"])
+    ],
+    dependencies: [
+        .package(name: "ForgeStorage", path: ".."),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // PostgresKVStore: an AsyncKVStreaming store on a PostgreSQL table, with streams through LISTEN/NOTIFY.
+        .target(
+            name: "ForgePostgres",
+            dependencies: [
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Runs against the server FORGE_POSTGRES_URL names; skipped when it is not set.
+        .testTarget(
+            name: "ForgePostgresTests",
+            dependencies: [
+                "ForgePostgres",
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,310 @@
+public import ForgeKVStore
+internal import Foundation
+internal import Logging
+public import PostgresNIO
+
+/// An ``ForgeKVStore/AsyncKVStreaming`` store on a PostgreSQL table, shared by every server that reaches the
+/// database: one row per key, streams fed by `LISTEN`/`NOTIFY`.
+///
+/// The store uses a `PostgresClient` that the caller creates and runs; the store never runs or shuts it down:
+///
+/// ```swift
+/// let client = PostgresClient(configuration: configuration)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await client.run() }
+///     let store = PostgresKVStore(client: client, namespace: "taskflow")
+///     try await store.set(TaskKeys.taskCount, value: 42)
+///     for await count in store.stream(TaskKeys.taskCount) { print(count ?? 0) }
+/// }
+/// ```
+///
+/// ## The table
+/// Each namespace's values live in rows of one table (``tableName``, `forge_kv` unless told), created with its
+/// trigger on first use or by ``prepare()``:
+/// `(namespace text, key text, value json, version bigint, primary key (namespace, key))`. A value is the JSON the
+/// library's other stores write, so it reads back the same; `version` counts a row's writes. Keys and namespaces
+/// are stored in their canonical (NFC) form, so `"café"` is one key however it is typed. Stores on one table under
+/// different namespaces share nothing.
+///
+/// ## Reads, writes and failures
+/// Every call is one statement, so a read sees a whole value and concurrent writes of one key leave one of them
+/// whole. A read fetches the key and the older names of its migrations together and resolves the migrations as the
+/// other stores do. ``remove(_:)`` removes the key and its older names in one statement. A failure of the server
+/// or of the connection throws the operation's ``ForgeKVStore/KVStoreError`` case with a
+/// ``ForgeKVStore/FailureReason`` naming what failed, also from ``get(_:)``. When no connection can be had within
+/// ``connectionWait`` (the server is down, the pool is busy), the call fails rather than wait.
+///
+/// ## Streams
+/// Every write, by any store or by SQL on the table, notifies the channel named after the table through its
+/// trigger. A store listens on one connection of the client, shared by all its streams, and each stream re-reads
+/// its key when notified of it. After a dropped connection the store listens again and every stream re-reads its
+/// key, so no change is missed, though values set and replaced while a stream was not listening are not all seen.
+public struct PostgresKVStore: Sendable {
+    /// The name of the group of keys this store holds; other namespaces in the table are never touched.
+    public let namespace: String
+    /// The table the rows live in.
+    public let tableName: String
+    /// How long a call waits for a connection of the client before it fails.
+    public let connectionWait: Duration
+
+    /// The client whose connections every call leases; the caller runs it.
+    public let client: PostgresClient
+    /// The table's SQL.
+    let table: PostgresKVTable
+    /// ``namespace`` in canonical form, as stored.
+    let storedNamespace: String
+    /// Whether the table exists; shared by copies of the store.
+    private let preparation = Preparation()
+    /// The listening connection of this store's streams; shared by copies of the store.
+    let notifications: NotificationHub
+
+    /// Creates a store for `namespace`'s rows of `tableName`, on `client`'s connections.
+    ///
+    /// Nothing is sent to the server until the first call.
+    ///
+    /// - Parameters:
+    ///   - client: The client to lease connections from. The caller runs it (`client.run()`) for as long as the
+    ///     store is used.
+    ///   - namespace: The group of keys of this store. Any string.
+    ///   - tableName: The table, created when missing: a plain identifier (`a`–`z`, `0`–`9`, `_`, at most 50
+    ///     characters). Defaults to `forge_kv`.
+    ///   - connectionWait: How long a call waits for a connection before it throws. Defaults to 10 seconds.
+    public init(
+        client: PostgresClient,
+        namespace: String,
+        tableName: String = "forge_kv",
+        connectionWait: Duration = .seconds(10)
+    ) {
+        self.client = client
+        self.namespace = namespace
+        self.tableName = tableName
+        self.connectionWait = connectionWait
+        self.table = PostgresKVTable(name: tableName)
+        self.storedNamespace = Self.canonical(namespace)
+        self.notifications = NotificationHub(client: client, channel: table.channel)
+    }
+
+    /// Creates the table, its notify function and its trigger when they are missing.
+    ///
+    /// Every call does this once per store before its first statement; call it at start-up to find a problem (a
+    /// missing permission, an unreachable server) early. Stores preparing at once, in any process, wait for one
+    /// another. A failed preparation is tried again by the next call.
+    ///
+    /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)``.
+    public func prepare() async throws {
+        try await preparation.run { [self] in
+            if let failure = table.validationFailure {
+                throw PostgresStoreError.prepareFailed(table: tableName, underlying: .other(failure))
+            }
+            do {
+                try await withConnection { connection in
+                    _ = try await connection.query(table.createStatement, logger: Self.logger)
+                }
+            } catch {
+                throw PostgresStoreError.prepareFailed(table: tableName, underlying: FailureReason(postgres: error))
+            }
+        }
+    }
+}
+
+extension PostgresKVStore: AsyncKVStreaming {
+    /// Returns the value stored for `key` or migrated from an older name, or nil when nothing is stored or it does
+    /// not decode as `T`.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)`` when the server cannot be read.
+    public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
+        do {
+            return try await value(for: key)
+        } catch KVStoreError.decodingFailed {
+            return nil
+        }
+    }
+
+    /// Returns the value stored for `key`, read as a `T` or migrated from an older name; nil when nothing is stored.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/decodingFailed(key:underlying:)`` when what is stored does not decode
+    ///   and no migration reads it, or ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)``.
+    public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
+        let stored = try await storedValues(of: key)
+        return try stored.value(for: key)
+    }
+
+    /// Stores `value` for `key`: inserts its row or replaces its value, in one statement.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/encodingFailed(key:underlying:)`` or
+    ///   ``ForgeKVStore/KVStoreError/writeFailed(key:underlying:)``; the previous value is kept either way.
+    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws {
+        let json: String
+        do {
+            json = try JSONValueCoding.encode(value)
+        } catch {
+            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
+        }
+        let name = Self.canonical(key.key)
+        try await perform(.write(key.key)) { [self] connection in
+            let query: PostgresQuery = """
+                INSERT INTO \(unescaped: tableName) AS stored (namespace, key, value) \
+                VALUES (\(storedNamespace), \(name), \(json)::json) \
+                ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, version = stored.version + 1
+                """
+            _ = try await connection.query(query, logger: Self.logger)
+        }
+    }
+
+    /// Removes the value stored for `key` and those under the older names its migrations read.
+    ///
+    /// One statement removes them all, so a remove cut short removes none. Succeeds when nothing is stored.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/removeFailed(key:underlying:)``.
+    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws {
+        let names = key.storedNames.map(Self.canonical)
+        try await perform(.remove(key.key)) { [self] connection in
+            let query: PostgresQuery = """
+                DELETE FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace) AND key = ANY(\(names))
+                """
+            _ = try await connection.query(query, logger: Self.logger)
+        }
+    }
+
+    /// Returns true when a value is stored for `key`, or under an older name its migrations read.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)``.
+    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
+        try await !storedValues(of: key).texts.isEmpty
+    }
+
+    /// Removes every value of this store's namespace, in one statement; other namespaces are untouched.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/removeAllFailed(underlying:)``.
+    public func removeAll() async throws {
+        try await perform(.removeAll) { [self] connection in
+            let query: PostgresQuery = "DELETE FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace)"
+            _ = try await connection.query(query, logger: Self.logger)
+        }
+    }
+
+    /// The keys that hold a value in this namespace, in canonical (NFC) form, sorted as Swift sorts strings.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/listFailed(underlying:)``.
+    public func keys() async throws -> [String] {
+        let names = try await perform(.list) { [self] connection in
+            let query: PostgresQuery = "SELECT key FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace)"
+            var names: [String] = []
+            for try await name in try await connection.query(query, logger: Self.logger).decode(String.self) {
+                names.append(name)
+            }
+            return names
+        }
+        // Rows written by other SQL may hold a key in another form.
+        return Set(names.map(Self.canonical)).sorted()
+    }
+}
+
+extension PostgresKVStore {
+    /// The logger of the store's statements: none, since the client logs its connections.
+    static let logger = Logger(label: "ForgePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// `key` in its canonical (NFC) form, the form keys and namespaces are stored in.
+    static func canonical(_ key: String) -> String {
+        key.precomposedStringWithCanonicalMapping
+    }
+
+    /// The JSON stored under every name `key` may be stored under, fetched in one statement.
+    func storedValues<T>(of key: KVKey<T>) async throws -> StoredValues {
+        let names = key.storedNames.map(Self.canonical)
+        let texts = try await perform(.read(key.key)) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT key, value::text FROM \(unescaped: tableName) \
+                WHERE namespace = \(storedNamespace) AND key = ANY(\(names))
+                """
+            var texts: [String: String] = [:]
+            for try await (name, text) in try await connection.query(query, logger: Self.logger)
+                .decode((String, String).self)
+            {
+                texts[name] = text
+            }
+            return texts
+        }
+        return StoredValues(texts: texts)
+    }
+
+    /// Prepares the table, then runs `body` on a connection; any failure is thrown as `operation`'s error.
+    func perform<Result: Sendable>(
+        _ operation: StoreOperation,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            try await prepare()
+            return try await withConnection(body)
+        } catch let error as KVStoreError {
+            throw error
+        } catch {
+            throw operation.error(FailureReason(postgres: error))
+        }
+    }
+
+    /// Runs `body` on a connection leased from the client, waiting at most ``connectionWait`` for it.
+    ///
+    /// - Throws: `ConnectionWaitExpired` when no connection was leased in time (the lease is then cancelled, and
+    ///   `body` never runs), or what the lease or `body` throws.
+    func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let leased = LeaseFlag()
+        return try await withThrowingTaskGroup(of: LeaseOutcome<Result>.self) { [client, connectionWait] group in
+            group.addTask {
+                let result = try await client.withConnection { connection in
+                    // A call the wait gave up on has been cancelled: it must not start its statement.
+                    guard leased.markLeased() else { throw CancellationError() }
+                    return try await body(connection)
+                }
+                return .finished(result)
+            }
+            group.addTask {
+                try await Task.sleep(for: connectionWait)
+                return .waitExpired
+            }
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .finished(let result):
+                    group.cancelAll()
+                    return result
+                case .waitExpired:
+                    if leased.giveUpUnlessLeased() {
+                        group.cancelAll()
+                        throw ConnectionWaitExpired(wait: connectionWait)
+                    }
+                }
+            }
+            throw CancellationError()
+        }
+    }
+}
+
+/// A store operation, which names the error its failure throws.
+enum StoreOperation {
+    case read(String)
+    case write(String)
+    case remove(String)
+    case removeAll
+    case list
+
+    /// The error of this operation failing for `reason`.
+    func error(_ reason: FailureReason) -> KVStoreError {
+        switch self {
+        case .read(let key): .readFailed(key: key, underlying: reason)
+        case .write(let key): .writeFailed(key: key, underlying: reason)
+        case .remove(let key): .removeFailed(key: key, underlying: reason)
+        case .removeAll: .removeAllFailed(underlying: reason)
+        case .list: .listFailed(underlying: reason)
+        }
+    }
+}
+
+/// What came first of a call's statement and its connection wait.
+enum LeaseOutcome<Result: Sendable>: Sendable {
+    /// The statement ran and returned `Result`.
+    case finished(Result)
+    /// The wait for a connection ran out.
+    case waitExpired
+}

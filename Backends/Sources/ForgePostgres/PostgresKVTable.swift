@@ -1,0 +1,93 @@
+internal import Foundation
+internal import PostgresNIO
+
+/// The SQL of a ``PostgresKVStore``'s table: its name, the statement that creates it with its trigger, and the
+/// notification payload that trigger sends.
+///
+/// The table holds one row per key of each namespace. `value` is `json`, not `jsonb`: `json` keeps the text the
+/// library's encoder wrote, so a value reads back exactly as from the other stores, and it accepts every string the
+/// encoder can write, where `jsonb` refuses a string holding NUL (`\u0000`).
+struct PostgresKVTable: Sendable {
+    /// The table's name, checked by ``validationFailure``.
+    let name: String
+
+    /// The longest table name: room is kept for the `_notify` suffix of the trigger function within PostgreSQL's
+    /// 63 bytes.
+    static let maximumNameLength = 50
+
+    /// How many unicode scalars of the namespace and of the key a notification carries.
+    ///
+    /// Two keys that share this
+    /// prefix share a payload, which costs a stream only a read that finds nothing new; the limit keeps a payload
+    /// within PostgreSQL's 8000 bytes whatever the key.
+    static let payloadPrefixLength = 900
+
+    /// Why ``name`` cannot name the table, or nil when it can: a plain identifier of lowercase ASCII letters,
+    /// digits and underscores, not starting with a digit, at most ``maximumNameLength`` long.
+    var validationFailure: String? {
+        let scalars = name.unicodeScalars
+        let isPlain =
+            !scalars.isEmpty && scalars.count <= Self.maximumNameLength
+            && scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            && !("0"..."9").contains(scalars[scalars.startIndex])
+        if isPlain { return nil }
+        return "the table name '\(name)' is not a plain identifier (a-z, 0-9 and _, not starting with a digit, "
+            + "at most \(Self.maximumNameLength) characters)"
+    }
+
+    /// The channel every write to the table notifies: the table's name.
+    var channel: String { name }
+
+    /// One statement that creates the table, its notify function and its trigger when missing, under a
+    /// transaction-scoped advisory lock, so that stores preparing at once in several processes do not race on the
+    /// catalog.
+    ///
+    /// Only valid when ``validationFailure`` is nil: the name is written into the SQL as it is.
+    var createStatement: PostgresQuery {
+        let prefix = Self.payloadPrefixLength
+        let sql = """
+            DO $forge$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(hashtext('forge_kv_table:\(name)'));
+                CREATE TABLE IF NOT EXISTS \(name) (
+                    namespace text NOT NULL,
+                    key text NOT NULL,
+                    value json NOT NULL,
+                    version bigint NOT NULL DEFAULT 1,
+                    PRIMARY KEY (namespace, key)
+                );
+                CREATE OR REPLACE FUNCTION \(name)_notify() RETURNS trigger LANGUAGE plpgsql AS $notify$
+                DECLARE
+                    changed record;
+                BEGIN
+                    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+                    PERFORM pg_notify(
+                        '\(channel)', left(changed.namespace, \(prefix)) || E'\\n' || left(changed.key, \(prefix)));
+                    RETURN NULL;
+                END
+                $notify$;
+                IF NOT EXISTS (
+                    SELECT 1 FROM pg_trigger
+                    WHERE tgname = '\(name)_notify' AND tgrelid = '\(name)'::regclass
+                ) THEN
+                    CREATE TRIGGER \(name)_notify AFTER INSERT OR UPDATE OR DELETE ON \(name)
+                        FOR EACH ROW EXECUTE FUNCTION \(name)_notify();
+                END IF;
+            END
+            $forge$
+            """
+        return PostgresQuery(unsafeSQL: sql)
+    }
+
+    /// The payload the trigger sends for a change of `key` in `namespace` (both in canonical form).
+    static func payload(namespace: String, key: String) -> String {
+        prefix(namespace) + "\n" + prefix(key)
+    }
+
+    /// The first ``payloadPrefixLength`` unicode scalars of `text`, as PostgreSQL's `left` counts characters.
+    private static func prefix(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(payloadPrefixLength))
+        return String(scalars)
+    }
+}

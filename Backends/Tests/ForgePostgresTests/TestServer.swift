@@ -1,0 +1,77 @@
+import ForgeKVStore
+import ForgePostgres
+import Foundation
+import PostgresNIO
+import Testing
+
+/// The server the tests run against: the one `FORGE_POSTGRES_URL` names (`postgres://user[:password]@host:port/db`),
+/// as `scripts/postgres-for-tests` sets it.
+enum TestServer {
+    /// The server's URL, or nil when the tests are to be skipped.
+    static let url: URL? = ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"].flatMap(URL.init(string:))
+
+    /// Why the tests are skipped when no server is named.
+    static let skipReason: Comment =
+        "FORGE_POSTGRES_URL is not set: run `scripts/postgres-for-tests swift test --package-path Backends`"
+
+    /// A client configuration for the server, without TLS (the test server listens on the loopback only).
+    static func configuration() throws -> PostgresClient.Configuration {
+        let url = try #require(url, "FORGE_POSTGRES_URL is not set")
+        return PostgresClient.Configuration(
+            host: try #require(url.host, "FORGE_POSTGRES_URL has no host"),
+            port: url.port ?? 5432,
+            username: url.user ?? "postgres",
+            password: url.password,
+            database: url.path.isEmpty ? nil : String(url.path.dropFirst()),
+            tls: .disable
+        )
+    }
+
+    /// Runs `body` with a client of the server that runs meanwhile, and stops it after.
+    static func withClient<Result: Sendable>(
+        configuration: PostgresClient.Configuration? = nil,
+        _ body: (PostgresClient) async throws -> Result
+    ) async throws -> Result {
+        let client = PostgresClient(configuration: try configuration ?? Self.configuration())
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+
+    /// Runs `body` with `count` stores on one new namespace, each with its own client, and removes the namespace's
+    /// values after, whether `body` succeeded or not.
+    static func withStores(
+        _ count: Int = 1,
+        tableName: String = "forge_kv",
+        _ body: ([PostgresKVStore]) async throws -> Void
+    ) async throws {
+        let namespace = "test-\(UUID().uuidString)"
+        try await withClients(count) { clients in
+            let stores = clients.map { PostgresKVStore(client: $0, namespace: namespace, tableName: tableName) }
+            do {
+                try await body(stores)
+            } catch {
+                try? await stores[0].removeAll()
+                throw error
+            }
+            try await stores[0].removeAll()
+        }
+    }
+
+    /// Runs `body` with `count` running clients.
+    private static func withClients(
+        _ count: Int,
+        _ body: ([PostgresClient]) async throws -> Void,
+        clients: [PostgresClient] = []
+    ) async throws {
+        if clients.count == count { return try await body(clients) }
+        try await withClient { client in try await withClients(count, body, clients: clients + [client]) }
+    }
+}
+
+/// The value after `iterator`'s next one, which the stream must give: a stream that ended fails the test.
+func nextValue<T: Sendable>(_ iterator: inout AsyncStream<T?>.Iterator) async throws -> T? {
+    try #require(await iterator.next())
+}
