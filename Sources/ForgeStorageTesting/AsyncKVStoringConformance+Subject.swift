@@ -63,7 +63,7 @@ extension ConformanceCheck where Subject == AsyncKVStoringConformance.Subject {
 }
 
 extension KVStoringConformance.Subject {
-    /// The same subject seen through ``AsyncKVStoring``, every call made through the synchronous methods, for the
+    /// The same subject seen through `AsyncKVStoring`, every call made through the synchronous methods, for the
     /// checks ``AsyncKVStoringConformance`` defines.
     var asynchronous: AsyncKVStoringConformance.Subject {
         let reopen = self.reopen

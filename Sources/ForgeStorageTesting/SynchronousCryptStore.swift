@@ -1,6 +1,6 @@
 internal import ForgeCrypt
 
-/// A ``CryptStoring`` seen as an `AsyncCryptStoring`: each method calls the synchronous one of the same name.
+/// A `CryptStoring` seen as an `AsyncCryptStoring`: each method calls the synchronous one of the same name.
 ///
 /// It lets ``CryptStoringConformance`` run the checks ``AsyncCryptStoringConformance`` defines against any
 /// synchronous store, one that does not conform to `AsyncCryptStoring` included, through its synchronous methods.

@@ -1,7 +1,7 @@
 internal import ForgeFileStore
 internal import Foundation
 
-/// A ``FileStoring`` seen as an `AsyncFileStoring`: each method calls the store's own method of the same name.
+/// A `FileStoring` seen as an `AsyncFileStoring`: each method calls the store's own method of the same name.
 ///
 /// It lets ``FileStoringConformance`` run the checks ``AsyncFileStoringConformance`` defines against any
 /// `FileStoring`, one that does not conform to `AsyncFileStoring` included, through its own methods (its

@@ -1,6 +1,6 @@
 internal import ForgeKVStore
 
-/// A ``KVStoring`` seen as an `AsyncKVStoring`: each method calls the synchronous one of the same name.
+/// A `KVStoring` seen as an `AsyncKVStoring`: each method calls the synchronous one of the same name.
 ///
 /// It lets ``KVStoringConformance`` run the checks ``AsyncKVStoringConformance`` defines against any synchronous
 /// store, one the user wrote that does not conform to `AsyncKVStoring` included, through its synchronous methods
