@@ -15,7 +15,12 @@ public import Testing
 ///
 /// @Test(arguments: AsyncCryptStoringConformance.checks)
 /// func behavesLikeEverySecretStore(_ check: AsyncCryptStoringConformance.Check) async throws {
-///     try await check.run(on: .init(MyNetworkSecrets(namespace: "main"), neighbour: MyNetworkSecrets(namespace: "other")))
+///     let subject = AsyncCryptStoringConformance.Subject(
+///         MyNetworkSecrets(namespace: "main"),
+///         reopen: { MyNetworkSecrets(namespace: "main") },
+///         neighbour: MyNetworkSecrets(namespace: "other")
+///     )
+///     try await check.run(on: subject)
 /// }
 /// ```
 ///

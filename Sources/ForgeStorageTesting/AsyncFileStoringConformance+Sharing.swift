@@ -1,6 +1,6 @@
-public import ForgeFileStore
+internal import ForgeFileStore
 internal import Foundation
-public import Testing
+internal import Testing
 
 // The checks that need more than the store: a neighbour on the same backing, a second handle on the same storage.
 
