@@ -80,6 +80,22 @@ public struct ConformanceCheck<Subject: Sendable>: Sendable {
     }
 }
 
+extension ConformanceCheck {
+    /// The same check, by the same name, for another kind of subject, which `transform` turns into this one: how
+    /// a synchronous suite runs the checks its asynchronous twin defines.
+    func adapted<Other: Sendable>(
+        _ transform: @escaping @Sendable (Other) -> Subject
+    ) -> ConformanceCheck<Other> {
+        let unmetNeed = self.unmetNeed
+        let body = self.body
+        return ConformanceCheck<Other>(
+            name,
+            unmetNeed: { unmetNeed(transform($0)) },
+            { try await body(transform($0)) }
+        )
+    }
+}
+
 extension ConformanceCheck: CustomStringConvertible, CustomTestStringConvertible {
     /// The check's sentence.
     public var description: String { name }
