@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 "ForgePostgres",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

@@ -23,7 +23,8 @@ public import PostgresNIO
 /// trigger on first use or by ``prepare()``:
 /// `(namespace text, key text, value json, version bigint, primary key (namespace, key))`. A value is the JSON the
 /// library's other stores write, so it reads back the same; `version` counts a row's writes. Keys and namespaces
-/// are stored in their canonical (NFC) form, so `"café"` is one key however it is typed. Stores on one table under
+/// are stored in their canonical (NFC) form, so `"café"` is one key however it is typed, with `\` written `\\` and
+/// NUL written `\0` (PostgreSQL's `text` cannot hold a NUL, and any string is a key). Stores on one table under
 /// different namespaces share nothing.
 ///
 /// ## Reads, writes and failures
@@ -51,7 +52,7 @@ public struct PostgresKVStore: Sendable {
     public let client: PostgresClient
     /// The table's SQL.
     let table: PostgresKVTable
-    /// ``namespace`` in canonical form, as stored.
+    /// ``namespace`` as rows store it: see `stored(_:)`.
     let storedNamespace: String
     /// Whether the table exists; shared by copies of the store.
     private let preparation = Preparation()
@@ -80,7 +81,7 @@ public struct PostgresKVStore: Sendable {
         self.tableName = tableName
         self.connectionWait = connectionWait
         self.table = PostgresKVTable(name: tableName)
-        self.storedNamespace = Self.canonical(namespace)
+        self.storedNamespace = Self.stored(namespace)
         self.notifications = NotificationHub(client: client, channel: table.channel)
     }
 
@@ -140,7 +141,7 @@ extension PostgresKVStore: AsyncKVStreaming {
         } catch {
             throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
         }
-        let name = Self.canonical(key.key)
+        let name = Self.stored(key.key)
         try await perform(.write(key.key)) { [self] connection in
             let query: PostgresQuery = """
                 INSERT INTO \(unescaped: tableName) AS stored (namespace, key, value) \
@@ -157,7 +158,7 @@ extension PostgresKVStore: AsyncKVStreaming {
     ///
     /// - Throws: ``ForgeKVStore/KVStoreError/removeFailed(key:underlying:)``.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws {
-        let names = key.storedNames.map(Self.canonical)
+        let names = key.storedNames.map(Self.stored)
         try await perform(.remove(key.key)) { [self] connection in
             let query: PostgresQuery = """
                 DELETE FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace) AND key = ANY(\(names))
@@ -196,7 +197,7 @@ extension PostgresKVStore: AsyncKVStreaming {
             return names
         }
         // Rows written by other SQL may hold a key in another form.
-        return Set(names.map(Self.canonical)).sorted()
+        return Set(names.map(Self.key(fromStored:))).sorted()
     }
 }
 
@@ -204,14 +205,46 @@ extension PostgresKVStore {
     /// The logger of the store's statements: none, since the client logs its connections.
     static let logger = Logger(label: "ForgePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// `key` in its canonical (NFC) form, the form keys and namespaces are stored in.
+    /// `key` in its canonical (NFC) form.
     static func canonical(_ key: String) -> String {
         key.precomposedStringWithCanonicalMapping
     }
 
+    /// `key` as a row stores it (keys and namespaces alike): canonical, with `\` written `\\` and NUL written `\0`,
+    /// since PostgreSQL's `text` cannot hold a NUL and any string is a key.
+    static func stored(_ key: String) -> String {
+        var stored = ""
+        for scalar in canonical(key).unicodeScalars {
+            switch scalar {
+            case "\\": stored += "\\\\"
+            case "\0": stored += "\\0"
+            default: stored.unicodeScalars.append(scalar)
+            }
+        }
+        return stored
+    }
+
+    /// The key a row stores as `stored`, in canonical form; text that is not an escape the store writes is kept.
+    static func key(fromStored stored: String) -> String {
+        var key = ""
+        var escaping = false
+        for scalar in stored.unicodeScalars {
+            if escaping {
+                key.unicodeScalars.append(scalar == "0" ? "\0" : scalar)
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                key.unicodeScalars.append(scalar)
+            }
+        }
+        if escaping { key += "\\" }
+        return canonical(key)
+    }
+
     /// The JSON stored under every name `key` may be stored under, fetched in one statement.
     func storedValues<T>(of key: KVKey<T>) async throws -> StoredValues {
-        let names = key.storedNames.map(Self.canonical)
+        let names = key.storedNames.map(Self.stored)
         let texts = try await perform(.read(key.key)) { [self] connection in
             let query: PostgresQuery = """
                 SELECT key, value::text FROM \(unescaped: tableName) \
