@@ -31,22 +31,20 @@ public struct TaskFlowSessions: Sendable {
     /// The path of `user`'s avatar.
     public static func avatarPath(of user: String) -> String { "avatars/\(user).jpg" }
 
-    /// Signs `user` in: stores the token, the avatar and the time.
+    /// Signs `user` in: stores the avatar, the time and, last, the token, which marks the user signed in.
     ///
-    /// A sign-in that fails half-way removes what it stored before rethrowing, so no user is left with a token and
-    /// no avatar.
+    /// A sign-in that fails signs nobody in and nobody out: the token is written last, so a user already signed in
+    /// keeps their token, and an avatar this call added is removed again.
     ///
     /// - Throws: The error of the first store that fails.
     public func signIn(_ user: String, token: String, avatar: Data, at date: Date) async throws {
-        try await secrets.set(token, for: Self.tokenKey(of: user))
-        var savedAvatar = false
+        let hadAvatar = try await files.exists(Self.avatarPath(of: user))
         do {
             try await files.save(avatar, to: Self.avatarPath(of: user), overwrite: true)
-            savedAvatar = true
             try await settings.set(Self.signedInKey(of: user), value: date)
+            try await secrets.set(token, for: Self.tokenKey(of: user))
         } catch {
-            if savedAvatar { try? await files.delete(Self.avatarPath(of: user)) }
-            try? await secrets.delete(Self.tokenKey(of: user))
+            if !hadAvatar { try? await files.delete(Self.avatarPath(of: user)) }
             throw error
         }
     }
@@ -72,10 +70,16 @@ public struct TaskFlowSessions: Sendable {
 
     /// Signs `user` out: removes their token, avatar and time; other users' sessions stay.
     ///
+    /// Signing out a user who is signed out, or whom another server signs out at the same moment, succeeds.
+    ///
     /// - Throws: The error of the first store that fails.
     public func signOut(_ user: String) async throws {
         try await secrets.delete(Self.tokenKey(of: user))
-        if try await files.exists(Self.avatarPath(of: user)) { try await files.delete(Self.avatarPath(of: user)) }
+        do {
+            try await files.delete(Self.avatarPath(of: user))
+        } catch FileStoreError.notFound {
+            // Never saved, or removed by another server's sign-out.
+        }
         try await settings.remove(Self.signedInKey(of: user))
     }
 }

@@ -57,6 +57,34 @@ struct TaskFlowSessionsTests {
         }
     }
 
+    @Test(arguments: Stores.allCases)
+    func twoSignOutsOfOneUserAtOnceBothSucceed(stores: Stores) async throws {
+        try await stores.withSessions { sessions in
+            try await sessions.signIn("ada", token: "t", avatar: Data("a".utf8), at: Date())
+            async let first: Void = sessions.signOut("ada")
+            async let second: Void = sessions.signOut("ada")
+            _ = try await (first, second)
+            #expect(try await sessions.signedIn("ada") == nil)
+        }
+    }
+
+    @Test func aFailedSignInOfAUserSignedInKeepsTheirSession() async throws {
+        let files = InMemoryFileStore()
+        let sessions = TaskFlowSessions(settings: InMemoryKVStore(), files: files, secrets: InMemoryCrypt())
+        let morning = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        try await sessions.signIn("ada", token: "t1", avatar: Data("a".utf8), at: morning)
+        let failing = TaskFlowSessions(
+            settings: InMemoryKVStore(faults: StoreFaults([.next(.write, with: .outOfSpace)])),
+            files: files,
+            secrets: InMemoryCrypt()
+        )
+        await #expect(throws: KVStoreError.self) {
+            try await failing.signIn("bob", token: "t2", avatar: Data("b".utf8), at: morning)
+        }
+        #expect(!files.exists(TaskFlowSessions.avatarPath(of: "bob")), "the avatar the failed call added is gone")
+        #expect(try await sessions.signedIn("ada") == morning)
+    }
+
     @Test func aSignInThatFailsHalfWayLeavesNoToken() async throws {
         let files = InMemoryFileStore(faults: StoreFaults([.next(.write, with: .outOfSpace)]))
         let secrets = InMemoryCrypt()
