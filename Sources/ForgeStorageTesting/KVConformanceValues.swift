@@ -1,8 +1,25 @@
-/// Keys of 300, 1,000 and 4,000 characters, in pairs that differ only in their last character: a store that
-/// truncates keys past some length, or shortens them without telling them apart, stores each pair as one key.
-let longHostileKeys: [String] = [300, 1_000, 4_000]
+/// Keys of 300, 1,000 and 4,000 repeated characters and of 3,000 and 10,000 varied ones, in pairs that differ only in
+/// their last character: a store that truncates keys past some length, or shortens them without telling them apart,
+/// stores each pair as one key.
+let longHostileKeys: [String] =
+    [300, 1_000, 4_000]
     .flatMap { length in
         let stem = String(repeating: "k", count: length - 1)
+        return [stem + "1", stem + "2"]
+    }
+    + [3_000, 10_000]
+    .flatMap { length in
+        // Letters that do not repeat in any pattern a compressor finds: a store that indexes the key itself (a
+        // database's B-tree, whose entries hold a few kilobytes) fails here where repeated letters compress away.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(length)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")  // 64: one per 6 bits
+        let stem = String(
+            (0..<(length - 1))
+                .map { _ in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return letters[Int(state >> 58)]
+                }
+        )
         return [stem + "1", stem + "2"]
     }
 

@@ -146,7 +146,7 @@ extension PostgresKVStore: AsyncKVStreaming {
             let query: PostgresQuery = """
                 INSERT INTO \(unescaped: tableName) AS stored (namespace, key, value) \
                 VALUES (\(storedNamespace), \(name), \(json)::json) \
-                ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, version = stored.version + 1
+                ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
                 """
             _ = try await connection.query(query, logger: Self.logger)
         }
@@ -161,7 +161,9 @@ extension PostgresKVStore: AsyncKVStreaming {
         let names = key.storedNames.map(Self.stored)
         try await perform(.remove(key.key)) { [self] connection in
             let query: PostgresQuery = """
-                DELETE FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace) AND key = ANY(\(names))
+                DELETE FROM \(unescaped: tableName) WHERE row_hash = ANY(ARRAY(
+                    SELECT \(unescaped: tableName)_row_hash(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
+                ))
                 """
             _ = try await connection.query(query, logger: Self.logger)
         }
@@ -247,8 +249,9 @@ extension PostgresKVStore {
         let names = key.storedNames.map(Self.stored)
         let texts = try await perform(.read(key.key)) { [self] connection in
             let query: PostgresQuery = """
-                SELECT key, value::text FROM \(unescaped: tableName) \
-                WHERE namespace = \(storedNamespace) AND key = ANY(\(names))
+                SELECT key, value::text FROM \(unescaped: tableName) WHERE row_hash = ANY(ARRAY(
+                    SELECT \(unescaped: tableName)_row_hash(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
+                ))
                 """
             var texts: [String: String] = [:]
             for try await (name, text) in try await connection.query(query, logger: Self.logger)

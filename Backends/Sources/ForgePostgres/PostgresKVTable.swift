@@ -4,7 +4,10 @@ internal import PostgresNIO
 /// The SQL of a ``PostgresKVStore``'s table: its name, the statement that creates it with its trigger, and the
 /// notification payload that trigger sends.
 ///
-/// The table holds one row per key of each namespace. `value` is `json`, not `jsonb`: `json` keeps the text the
+/// The table holds one row per key of each namespace, found by `row_hash`, the SHA-256 of the namespace and the key
+/// (set by a trigger, so rows other SQL writes get it too): an index entry of PostgreSQL's B-tree holds at most 2,704
+/// bytes, so the key itself, which may be any string, cannot be the primary key. A hash index on `namespace` serves
+/// `removeAll()` and `keys()`, whatever the namespace's length. `value` is `json`, not `jsonb`: `json` keeps the text the
 /// library's encoder wrote, so a value reads back exactly as from the other stores, and it accepts every string the
 /// encoder can write, where `jsonb` refuses a string holding NUL (`\u0000`).
 struct PostgresKVTable: Sendable {
@@ -50,12 +53,31 @@ struct PostgresKVTable: Sendable {
             BEGIN
                 PERFORM pg_advisory_xact_lock(hashtext('forge_kv_table:\(name)'));
                 CREATE TABLE IF NOT EXISTS \(name) (
+                    row_hash bytea PRIMARY KEY,
                     namespace text NOT NULL,
                     key text NOT NULL,
                     value json NOT NULL,
-                    version bigint NOT NULL DEFAULT 1,
-                    PRIMARY KEY (namespace, key)
+                    version bigint NOT NULL DEFAULT 1
                 );
+                CREATE INDEX IF NOT EXISTS \(name)_namespace ON \(name) USING hash (namespace);
+                -- The stored forms hold no NUL (the store escapes it), so a NUL between them tells every pair apart.
+                CREATE OR REPLACE FUNCTION \(name)_row_hash(namespace text, key text) RETURNS bytea
+                    LANGUAGE sql STABLE AS $rowhash$
+                    SELECT sha256(convert_to(namespace, 'UTF8') || '\\x00'::bytea || convert_to(key, 'UTF8'))
+                    $rowhash$;
+                CREATE OR REPLACE FUNCTION \(name)_hash() RETURNS trigger LANGUAGE plpgsql AS $hash$
+                BEGIN
+                    NEW.row_hash := \(name)_row_hash(NEW.namespace, NEW.key);
+                    RETURN NEW;
+                END
+                $hash$;
+                IF NOT EXISTS (
+                    SELECT 1 FROM pg_trigger
+                    WHERE tgname = '\(name)_hash' AND tgrelid = '\(name)'::regclass
+                ) THEN
+                    CREATE TRIGGER \(name)_hash BEFORE INSERT OR UPDATE ON \(name)
+                        FOR EACH ROW EXECUTE FUNCTION \(name)_hash();
+                END IF;
                 CREATE OR REPLACE FUNCTION \(name)_notify() RETURNS trigger LANGUAGE plpgsql AS $notify$
                 DECLARE
                     changed record;
