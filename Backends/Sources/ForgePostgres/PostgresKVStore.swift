@@ -40,6 +40,9 @@ public import PostgresNIO
 /// trigger. A store listens on one connection of the client, shared by all its streams, and each stream re-reads
 /// its key when notified of it. After a dropped connection the store listens again and every stream re-reads its
 /// key, so no change is missed, though values set and replaced while a stream was not listening are not all seen.
+/// The listening connection is taken from the client's pool while any stream of the store runs: give the client's
+/// pool (`maximumConnections`) one connection more than its other calls need for each store that streams, or
+/// those calls wait for a connection, up to `connectionWait`.
 public struct PostgresKVStore: Sendable {
     /// The name of the group of keys this store holds; other namespaces in the table are never touched.
     public let namespace: String

@@ -17,12 +17,65 @@ final class Preparation: Sendable {
             return started
         }
         do {
-            try await current.value
+            try await Self.value(of: current)
+        } catch is CancellationError {
+            // This caller gave up; the preparation goes on for the others.
+            throw CancellationError()
         } catch {
             task.withLock { task in
                 if task == current { task = nil }
             }
             throw error
+        }
+    }
+}
+
+extension Preparation {
+    /// Awaits `task`, or throws `CancellationError` as soon as the caller is cancelled: awaiting a task's value alone
+    /// would wait for the task however long its connection takes.
+    private static func value(of task: Task<Void, any Error>) async throws {
+        let waiter = Waiter()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard waiter.wait(continuation) else { return continuation.resume(throwing: CancellationError()) }
+                Task { waiter.finish(with: await task.result) }
+            }
+        } onCancel: {
+            waiter.cancel()
+        }
+    }
+
+    /// One caller's wait: resumed once, by the preparation's end or by the caller's cancellation.
+    private final class Waiter: Sendable {
+        private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, isCancelled: Bool)>(
+            (nil, false)
+        )
+
+        /// Keeps `continuation` to resume; false when the caller was cancelled already.
+        func wait(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
+            state.withLock { state in
+                guard !state.isCancelled else { return false }
+                state.continuation = continuation
+                return true
+            }
+        }
+
+        /// Resumes the caller with the preparation's result, unless it was resumed already.
+        func finish(with result: Result<Void, any Error>) {
+            take()?.resume(with: result)
+        }
+
+        /// Resumes the caller with `CancellationError`, unless it was resumed already.
+        func cancel() {
+            state.withLock { $0.isCancelled = true }
+            take()?.resume(throwing: CancellationError())
+        }
+
+        private func take() -> CheckedContinuation<Void, any Error>? {
+            state.withLock { state in
+                defer { state.continuation = nil }
+                return state.continuation
+            }
         }
     }
 }

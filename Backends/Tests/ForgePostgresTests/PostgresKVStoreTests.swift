@@ -186,6 +186,29 @@ struct PostgresKVStoreTests {
         }
     }
 
+    @Test func aCallCancelledWhileItWaitsForTheServerEndsAtOnce() async throws {
+        var configuration = try TestServer.configuration()
+        configuration = PostgresClient.Configuration(
+            host: "127.0.0.1",
+            port: 1,
+            username: configuration.username,
+            password: configuration.password,
+            database: configuration.database,
+            tls: .disable
+        )
+        try await TestServer.withClient(configuration: configuration) { client in
+            let store = PostgresKVStore(client: client, namespace: "unreachable", connectionWait: .seconds(30))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let call = Task { try await store.get(KVKey<Int>("k")) }
+            // Cancelled once it waits for a connection (sooner, it fails the same way, only earlier).
+            try await Task.sleep(for: .milliseconds(300))
+            call.cancel()
+            await #expect(throws: (any Error).self) { try await call.value }
+            #expect(clock.now - start < .seconds(10), "the call ended with its caller, not after its 30 s wait")
+        }
+    }
+
     @Test func anUnreachableServerFailsWithATypedErrorInTime() async throws {
         // Nothing listens on port 1 of the loopback: every connection is refused.
         var configuration = try TestServer.configuration()
