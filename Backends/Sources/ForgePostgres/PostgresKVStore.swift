@@ -147,7 +147,7 @@ extension PostgresKVStore: AsyncKVStreaming {
         let name = Self.stored(key.key)
         try await perform(.write(key.key)) { [self] connection in
             let query: PostgresQuery = """
-                INSERT INTO \(unescaped: tableName) AS stored (namespace, key, value) \
+                INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value) \
                 VALUES (\(storedNamespace), \(name), \(json)::json) \
                 ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
                 """
@@ -164,8 +164,8 @@ extension PostgresKVStore: AsyncKVStreaming {
         let names = key.storedNames.map(Self.stored)
         try await perform(.remove(key.key)) { [self] connection in
             let query: PostgresQuery = """
-                DELETE FROM \(unescaped: tableName) WHERE row_hash = ANY(ARRAY(
-                    SELECT \(unescaped: tableName)_row_hash(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
+                DELETE FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
+                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
                 ))
                 """
             _ = try await connection.query(query, logger: Self.logger)
@@ -184,7 +184,7 @@ extension PostgresKVStore: AsyncKVStreaming {
     /// - Throws: ``ForgeKVStore/KVStoreError/removeAllFailed(underlying:)``.
     public func removeAll() async throws {
         try await perform(.removeAll) { [self] connection in
-            let query: PostgresQuery = "DELETE FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace)"
+            let query: PostgresQuery = "DELETE FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
             _ = try await connection.query(query, logger: Self.logger)
         }
     }
@@ -194,7 +194,7 @@ extension PostgresKVStore: AsyncKVStreaming {
     /// - Throws: ``ForgeKVStore/KVStoreError/listFailed(underlying:)``.
     public func keys() async throws -> [String] {
         let names = try await perform(.list) { [self] connection in
-            let query: PostgresQuery = "SELECT key FROM \(unescaped: tableName) WHERE namespace = \(storedNamespace)"
+            let query: PostgresQuery = "SELECT key FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
             var names: [String] = []
             for try await name in try await connection.query(query, logger: Self.logger).decode(String.self) {
                 names.append(name)
@@ -209,6 +209,12 @@ extension PostgresKVStore: AsyncKVStreaming {
 extension PostgresKVStore {
     /// The logger of the store's statements: none, since the client logs its connections.
     static let logger = Logger(label: "ForgePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The table's name quoted for SQL, so that a name SQL reserves (`user`) is a table name like any other.
+    var quotedTable: String { "\"\(tableName)\"" }
+
+    /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
+    var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
 
     /// `key` in its canonical (NFC) form.
     static func canonical(_ key: String) -> String {
@@ -252,8 +258,8 @@ extension PostgresKVStore {
         let names = key.storedNames.map(Self.stored)
         let texts = try await perform(.read(key.key)) { [self] connection in
             let query: PostgresQuery = """
-                SELECT key, value::text FROM \(unescaped: tableName) WHERE row_hash = ANY(ARRAY(
-                    SELECT \(unescaped: tableName)_row_hash(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
+                SELECT key, value::text FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
+                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
                 ))
                 """
             var texts: [String: String] = [:]

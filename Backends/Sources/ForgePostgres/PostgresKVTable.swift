@@ -45,40 +45,41 @@ struct PostgresKVTable: Sendable {
     /// transaction-scoped advisory lock, so that stores preparing at once in several processes do not race on the
     /// catalog.
     ///
-    /// Only valid when ``validationFailure`` is nil: the name is written into the SQL as it is.
+    /// Only valid when ``validationFailure`` is nil: the name is written into the SQL as it is, quoted, so that a name
+    /// SQL reserves (`user`, `order`) is a table name like any other.
     var createStatement: PostgresQuery {
         let prefix = Self.payloadPrefixLength
         let sql = """
             DO $forge$
             BEGIN
                 PERFORM pg_advisory_xact_lock(hashtext('forge_kv_table:\(name)'));
-                CREATE TABLE IF NOT EXISTS \(name) (
+                CREATE TABLE IF NOT EXISTS "\(name)" (
                     row_hash bytea PRIMARY KEY,
                     namespace text NOT NULL,
                     key text NOT NULL,
                     value json NOT NULL,
                     version bigint NOT NULL DEFAULT 1
                 );
-                CREATE INDEX IF NOT EXISTS \(name)_namespace ON \(name) USING hash (namespace);
+                CREATE INDEX IF NOT EXISTS "\(name)_namespace" ON "\(name)" USING hash (namespace);
                 -- The stored forms hold no NUL (the store escapes it), so a NUL between them tells every pair apart.
-                CREATE OR REPLACE FUNCTION \(name)_row_hash(namespace text, key text) RETURNS bytea
+                CREATE OR REPLACE FUNCTION "\(name)_row_hash"(namespace text, key text) RETURNS bytea
                     LANGUAGE sql STABLE AS $rowhash$
                     SELECT sha256(convert_to(namespace, 'UTF8') || '\\x00'::bytea || convert_to(key, 'UTF8'))
                     $rowhash$;
-                CREATE OR REPLACE FUNCTION \(name)_hash() RETURNS trigger LANGUAGE plpgsql AS $hash$
+                CREATE OR REPLACE FUNCTION "\(name)_hash"() RETURNS trigger LANGUAGE plpgsql AS $hash$
                 BEGIN
-                    NEW.row_hash := \(name)_row_hash(NEW.namespace, NEW.key);
+                    NEW.row_hash := "\(name)_row_hash"(NEW.namespace, NEW.key);
                     RETURN NEW;
                 END
                 $hash$;
                 IF NOT EXISTS (
                     SELECT 1 FROM pg_trigger
-                    WHERE tgname = '\(name)_hash' AND tgrelid = '\(name)'::regclass
+                    WHERE tgname = '\(name)_hash' AND tgrelid = '"\(name)"'::regclass
                 ) THEN
-                    CREATE TRIGGER \(name)_hash BEFORE INSERT OR UPDATE ON \(name)
-                        FOR EACH ROW EXECUTE FUNCTION \(name)_hash();
+                    CREATE TRIGGER "\(name)_hash" BEFORE INSERT OR UPDATE ON "\(name)"
+                        FOR EACH ROW EXECUTE FUNCTION "\(name)_hash"();
                 END IF;
-                CREATE OR REPLACE FUNCTION \(name)_notify() RETURNS trigger LANGUAGE plpgsql AS $notify$
+                CREATE OR REPLACE FUNCTION "\(name)_notify"() RETURNS trigger LANGUAGE plpgsql AS $notify$
                 DECLARE
                     changed record;
                 BEGIN
@@ -90,10 +91,10 @@ struct PostgresKVTable: Sendable {
                 $notify$;
                 IF NOT EXISTS (
                     SELECT 1 FROM pg_trigger
-                    WHERE tgname = '\(name)_notify' AND tgrelid = '\(name)'::regclass
+                    WHERE tgname = '\(name)_notify' AND tgrelid = '"\(name)"'::regclass
                 ) THEN
-                    CREATE TRIGGER \(name)_notify AFTER INSERT OR UPDATE OR DELETE ON \(name)
-                        FOR EACH ROW EXECUTE FUNCTION \(name)_notify();
+                    CREATE TRIGGER "\(name)_notify" AFTER INSERT OR UPDATE OR DELETE ON "\(name)"
+                        FOR EACH ROW EXECUTE FUNCTION "\(name)_notify"();
                 END IF;
             END
             $forge$

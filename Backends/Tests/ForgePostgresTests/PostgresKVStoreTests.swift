@@ -186,6 +186,16 @@ struct PostgresKVStoreTests {
         }
     }
 
+    @Test func aNameSQLReservesIsATableNameLikeAnyOther() async throws {
+        try await TestServer.withStores(tableName: "user") { stores in
+            try await stores[0].set(KVKey<Int>("k"), value: 1)
+            #expect(try await stores[0].value(for: KVKey<Int>("k")) == 1)
+            #expect(try await stores[0].keys() == ["k"])
+            try await stores[0].remove(KVKey<Int>("k"))
+            #expect(try await stores[0].keys().isEmpty)
+        }
+    }
+
     @Test func aCallCancelledWhileItWaitsForTheServerEndsAtOnce() async throws {
         var configuration = try TestServer.configuration()
         configuration = PostgresClient.Configuration(
