@@ -88,9 +88,10 @@ public struct PostgresKVStore: Sendable {
         self.notifications = NotificationHub(client: client, channel: table.channel)
     }
 
-    /// Creates the table, its notify function and its trigger when they are missing.
+    /// Creates the table, its index, functions and triggers when they are missing.
     ///
-    /// Every call does this once per store before its first statement; call it at start-up to find a problem (a
+    /// When they are all there it only reads the catalog, so a database role that may only read and write the table's
+    /// rows uses a table an administrator made. Every call does this once per store before its first statement; call it at start-up to find a problem (a
     /// missing permission, an unreachable server) early. Stores preparing at once, in any process, wait for one
     /// another. A failed preparation is tried again by the next call.
     ///
@@ -102,6 +103,9 @@ public struct PostgresKVStore: Sendable {
             }
             do {
                 try await withConnection { connection in
+                    // A role that may only read and write rows finds everything there and changes nothing.
+                    let rows = try await connection.query(table.readinessQuery, logger: Self.logger)
+                    for try await isReady in rows.decode(Bool.self) where isReady { return }
                     _ = try await connection.query(table.createStatement, logger: Self.logger)
                 }
             } catch {

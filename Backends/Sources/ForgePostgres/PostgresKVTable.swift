@@ -102,6 +102,19 @@ struct PostgresKVTable: Sendable {
         return PostgresQuery(unsafeSQL: sql)
     }
 
+    /// A query of one Boolean: whether the table, its index and both its triggers exist, so nothing is to be made.
+    var readinessQuery: PostgresQuery {
+        PostgresQuery(
+            unsafeSQL: """
+                SELECT to_regclass('"\(name)"') IS NOT NULL
+                    AND to_regclass('"\(name)_namespace"') IS NOT NULL
+                    AND (SELECT count(*) FROM pg_trigger
+                         WHERE tgrelid = to_regclass('"\(name)"')
+                           AND tgname IN ('\(name)_hash', '\(name)_notify')) = 2
+                """
+        )
+    }
+
     /// The payload the trigger sends for a change of `key` in `namespace` (both in canonical form).
     static func payload(namespace: String, key: String) -> String {
         prefix(namespace) + "\n" + prefix(key)

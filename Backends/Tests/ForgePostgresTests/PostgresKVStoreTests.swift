@@ -196,6 +196,35 @@ struct PostgresKVStoreTests {
         }
     }
 
+    @Test func aRoleThatMayOnlyReadAndWriteRowsUsesATableAnAdministratorMade() async throws {
+        let table = "rows_only_\(UUID().uuidString.prefix(8).lowercased())"
+        try await TestServer.withStores(tableName: table) { stores in
+            try await stores[0].prepare()
+            try await TestServer.withClient { admin in
+                _ = try await admin.query(
+                    "DO $$ BEGIN CREATE ROLE forge_rows LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+                )
+                _ = try await admin.query(
+                    PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO forge_rows")
+                )
+            }
+            let owner = try TestServer.configuration()
+            let rowsOnly = PostgresClient.Configuration(
+                host: owner.host ?? "127.0.0.1",
+                port: owner.port ?? 5432,
+                username: "forge_rows",
+                password: nil,
+                database: owner.database,
+                tls: .disable
+            )
+            try await TestServer.withClient(configuration: rowsOnly) { client in
+                let store = PostgresKVStore(client: client, namespace: stores[0].namespace, tableName: table)
+                try await store.set(KVKey<Int>("k"), value: 7)
+                #expect(try await stores[0].value(for: KVKey<Int>("k")) == 7)
+            }
+        }
+    }
+
     @Test func aCallCancelledWhileItWaitsForTheServerEndsAtOnce() async throws {
         var configuration = try TestServer.configuration()
         configuration = PostgresClient.Configuration(
