@@ -24,7 +24,7 @@ struct UserDefaultsKVStoreStreamTests {
         try await withSuite { suite in
             let reactive = ReactiveKVStore(UserDefaultsKVStore(suiteName: suite))
             let other = UserDefaultsKVStore(suiteName: suite)
-            let values = BoundedReader(reactive.stream(key))
+            let values = StreamReader(reactive.stream(key))
             #expect(await values.next() == .some(nil))
 
             for count in 1...5 {
@@ -48,7 +48,7 @@ struct UserDefaultsKVStoreStreamTests {
         defer { DefaultsSynchronizer.queue.resume() }
         try await withSuite { suite in
             let reactive = ReactiveKVStore(UserDefaultsKVStore(suiteName: suite))
-            let values = BoundedReader(reactive.stream(key))
+            let values = StreamReader(reactive.stream(key))
             #expect(await values.next() == .some(nil))
             try UserDefaultsKVStore(suiteName: suite).set(key, value: 1)
             #expect(await values.next() == .some(1))
@@ -61,7 +61,7 @@ struct UserDefaultsKVStoreStreamTests {
             let other = UserDefaultsKVStore(suiteName: suite)
             let oldKey = KVKey<Int>("taskflow.count")
             try other.set(oldKey, value: 3)
-            let oldValues = BoundedReader(reactive.stream(oldKey))
+            let oldValues = StreamReader(reactive.stream(oldKey))
             #expect(await oldValues.next() == .some(3))
             try other.remove(KVKey<Int>(key.key, migrations: .renamed(from: oldKey.key)))
             #expect(await oldValues.next() == .some(nil))
@@ -76,7 +76,7 @@ struct UserDefaultsKVStoreStreamTests {
         let key = KVKey<Int>("forge.tests.standard.stream.\(UUID().uuidString)")
         defer { try? standard.remove(key) }
         let reactive = ReactiveKVStore(standard)
-        let values = BoundedReader(reactive.stream(key))
+        let values = StreamReader(reactive.stream(key))
         #expect(await values.next() == .some(nil))
         try byName.set(key, value: 1)
         #expect(await values.next() == .some(1))
@@ -149,7 +149,7 @@ struct UserDefaultsKVStoreStreamTests {
             try store.set(key, value: 1)
             try store.flush()
             let reactive = ReactiveKVStore(store)
-            let values = BoundedReader(reactive.stream(key))
+            let values = StreamReader(reactive.stream(key))
             #expect(await values.next() == .some(1))
 
             // What a process writing the file does (another process's store holds the lock, and counts the write).
@@ -196,7 +196,7 @@ struct UserDefaultsKVStoreStreamTests {
                 }
                 try store.set(key, value: 1)
                 try store.flush()
-                #expect(await BoundedReader(fileWritten).next() != nil)
+                #expect(await StreamReader(fileWritten).next() != nil)
                 // The events of one delivery are given to every observer before the next delivery starts.
                 await FolderWatch.stoppedWatchesClosed()
                 let count = outsideChanges.withLock { $0 }
@@ -208,42 +208,3 @@ struct UserDefaultsKVStoreStreamTests {
 
 /// An object whose release shows that nothing holds the closure that captured it.
 private final class Sentinel: Sendable {}
-
-/// A stream's iterator, advanced with a bound, so that a change never seen fails the test instead of hanging it.
-private final class BoundedReader<Element: Sendable>: @unchecked Sendable {
-    // Advanced by one task at a time: each test awaits `next()` before calling it again.
-    private var iterator: AsyncStream<Element>.Iterator
-
-    init(_ stream: AsyncStream<Element>) {
-        iterator = stream.makeAsyncIterator()
-    }
-
-    /// The next element, or nil (recorded as an issue) when none comes within five seconds: a guard against a
-    /// hang, not a wait for the element.
-    func next(sourceLocation: SourceLocation = #_sourceLocation) async -> Element? {
-        let first = await withTaskGroup(of: Element??.self) { group in
-            group.addTask { .some(await self.advance()) }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(5))
-                return .none
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        switch first {
-        case .some(.some(let element)):
-            return element
-        case .some(.none):
-            Issue.record("the stream ended", sourceLocation: sourceLocation)
-            return nil
-        case .none:
-            Issue.record("no value came within five seconds", sourceLocation: sourceLocation)
-            return nil
-        }
-    }
-
-    private func advance() async -> Element? {
-        await iterator.next()
-    }
-}
