@@ -208,15 +208,7 @@ struct PostgresKVStoreTests {
                     PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO forge_rows")
                 )
             }
-            let owner = try TestServer.configuration()
-            let rowsOnly = PostgresClient.Configuration(
-                host: owner.host ?? "127.0.0.1",
-                port: owner.port ?? 5432,
-                username: "forge_rows",
-                password: nil,
-                database: owner.database,
-                tls: .disable
-            )
+            let rowsOnly = try TestServer.configuration(username: "forge_rows")
             try await TestServer.withClient(configuration: rowsOnly) { client in
                 let store = PostgresKVStore(client: client, namespace: stores[0].namespace, tableName: table)
                 try await store.set(KVKey<Int>("k"), value: 7)
@@ -226,16 +218,7 @@ struct PostgresKVStoreTests {
     }
 
     @Test func aCallCancelledWhileItWaitsForTheServerEndsAtOnce() async throws {
-        var configuration = try TestServer.configuration()
-        configuration = PostgresClient.Configuration(
-            host: "127.0.0.1",
-            port: 1,
-            username: configuration.username,
-            password: configuration.password,
-            database: configuration.database,
-            tls: .disable
-        )
-        try await TestServer.withClient(configuration: configuration) { client in
+        try await TestServer.withClient(configuration: try TestServer.unreachableConfiguration()) { client in
             let store = PostgresKVStore(client: client, namespace: "unreachable", connectionWait: .seconds(30))
             let clock = ContinuousClock()
             let start = clock.now
@@ -249,17 +232,7 @@ struct PostgresKVStoreTests {
     }
 
     @Test func anUnreachableServerFailsWithATypedErrorInTime() async throws {
-        // Nothing listens on port 1 of the loopback: every connection is refused.
-        var configuration = try TestServer.configuration()
-        configuration = PostgresClient.Configuration(
-            host: "127.0.0.1",
-            port: 1,
-            username: configuration.username,
-            password: configuration.password,
-            database: configuration.database,
-            tls: .disable
-        )
-        try await TestServer.withClient(configuration: configuration) { client in
+        try await TestServer.withClient(configuration: try TestServer.unreachableConfiguration()) { client in
             let store = PostgresKVStore(client: client, namespace: "unreachable", connectionWait: .seconds(2))
             let clock = ContinuousClock()
             let start = clock.now

@@ -14,15 +14,29 @@ enum TestServer {
     static let skipReason: Comment =
         "FORGE_POSTGRES_URL is not set: run `scripts/postgres-for-tests swift test --package-path Backends`"
 
-    /// A client configuration for the server, without TLS (the test server listens on the loopback only).
-    static func configuration() throws -> PostgresClient.Configuration {
+    /// A client configuration for the server, without TLS (the test server listens on the loopback only), as the
+    /// URL's user or as `username`.
+    static func configuration(username: String? = nil) throws -> PostgresClient.Configuration {
         let url = try #require(url, "FORGE_POSTGRES_URL is not set")
         return PostgresClient.Configuration(
             host: try #require(url.host, "FORGE_POSTGRES_URL has no host"),
             port: url.port ?? 5432,
-            username: url.user ?? "postgres",
+            username: username ?? url.user ?? "postgres",
             password: url.password,
             database: url.path.isEmpty ? nil : String(url.path.dropFirst()),
+            tls: .disable
+        )
+    }
+
+    /// A configuration of port 1 on the loopback, where nothing listens: every connection is refused.
+    static func unreachableConfiguration() throws -> PostgresClient.Configuration {
+        let configuration = try configuration()
+        return PostgresClient.Configuration(
+            host: "127.0.0.1",
+            port: 1,
+            username: configuration.username,
+            password: configuration.password,
+            database: configuration.database,
             tls: .disable
         )
     }
