@@ -113,7 +113,7 @@ struct KVStoringHostileInputTests {
             let key = KVKey<Int>("blocked")
             try store.set(KVKey<Int>("other"), value: 1)
             let file = try #require(store.fileURL(for: key))
-            try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+            try ForeignFiles.createFolder(atPath: file.path)
             #expect(store.get(key) == nil)
             #expect(!store.contains(key))
             #expect(throws: KVStoreError.self) { try store.set(key, value: 2) }
