@@ -26,11 +26,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // One service instance of the tests of processes sharing a namespace: streams a key, sets it on request.
+        .executableTarget(
+            name: "PostgresStreamPeer",
+            dependencies: [
+                "ForgePostgres",
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // Runs against the server FORGE_POSTGRES_URL names; skipped when it is not set.
         .testTarget(
             name: "ForgePostgresTests",
             dependencies: [
                 "ForgePostgres",
+                "PostgresStreamPeer",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,6 +1,7 @@
 public import ForgeKVStore
 
-/// An error of ForgePostgres that is not a store operation's: preparing a store's table failed.
+/// An error of ForgePostgres that is not a store operation's: preparing a store's table failed, or a server URL
+/// could not be read.
 ///
 /// A store operation reports a failure as its protocol's error (``ForgeKVStore/KVStoreError``), with the same
 /// reason as here.
@@ -9,10 +10,14 @@ public enum PostgresStoreError: Error, Sendable, Hashable {
     /// connection failure, a table name that is not a plain identifier).
     case prepareFailed(table: String, underlying: FailureReason)
 
-    /// Why the preparation failed.
+    /// A server URL could not be read; `reason` says why without quoting it, since a URL may hold a password.
+    case invalidServerURL(reason: String)
+
+    /// Why the preparation failed, or why the URL could not be read.
     public var reason: FailureReason {
         switch self {
         case .prepareFailed(_, let reason): reason
+        case .invalidServerURL(let reason): .other(reason)
         }
     }
 }
@@ -23,6 +28,8 @@ extension PostgresStoreError: CustomStringConvertible {
         switch self {
         case .prepareFailed(let table, let reason):
             "Could not prepare the PostgreSQL table '\(table)': \(reason)"
+        case .invalidServerURL(let reason):
+            "The PostgreSQL server URL cannot be used: \(reason)"
         }
     }
 }

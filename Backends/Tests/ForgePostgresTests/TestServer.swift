@@ -8,24 +8,17 @@ import Testing
 /// as `scripts/postgres-for-tests` sets it.
 enum TestServer {
     /// The server's URL, or nil when the tests are to be skipped.
-    static let url: URL? = ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"].flatMap(URL.init(string:))
+    static let url: String? = ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"]
 
     /// Why the tests are skipped when no server is named.
     static let skipReason: Comment =
         "FORGE_POSTGRES_URL is not set: run `scripts/postgres-for-tests swift test --package-path Backends`"
 
-    /// A client configuration for the server, without TLS (the test server listens on the loopback only), as the
-    /// URL's user or as `username`.
+    /// A client configuration for the server, as the URL's user or as `username`.
     static func configuration(username: String? = nil) throws -> PostgresClient.Configuration {
-        let url = try #require(url, "FORGE_POSTGRES_URL is not set")
-        return PostgresClient.Configuration(
-            host: try #require(url.host, "FORGE_POSTGRES_URL has no host"),
-            port: url.port ?? 5432,
-            username: username ?? url.user ?? "postgres",
-            password: url.password,
-            database: url.path.isEmpty ? nil : String(url.path.dropFirst()),
-            tls: .disable
-        )
+        var configuration = try PostgresClient.Configuration(url: try #require(url, "FORGE_POSTGRES_URL is not set"))
+        if let username { configuration.username = username }
+        return configuration
     }
 
     /// A configuration of port 1 on the loopback, where nothing listens: every connection is refused.
