@@ -1,0 +1,58 @@
+public import ForgeKVStore
+public import Foundation
+public import PostgresNIO
+
+/// Reading a table without knowing its keys in advance, for tools that inspect a database (such as the `forge
+/// inspect` command of the examples) and for migrations.
+extension PostgresKVStore {
+    /// The JSON stored for `key` as its row holds it, or nil when no value is stored under that exact name.
+    ///
+    /// Migrations are not followed: this is what the row holds, whatever type it was written as.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)``.
+    public func rawJSON(forKey key: String) async throws -> Data? {
+        let stored = try await storedValues(of: KVKey<Data>(key))
+        return stored.texts[Self.stored(key)].map { Data($0.utf8) }
+    }
+
+    /// The namespaces that hold a value in `tableName`, each as a store's ``namespace``, sorted.
+    ///
+    /// A table that does not exist yet holds none, and is not created.
+    ///
+    /// - Throws: ``ForgeKVStore/KVStoreError/listFailed(underlying:)``.
+    public static func namespaces(
+        client: PostgresClient,
+        tableName: String = "forge_kv",
+        connectionWait: Duration = .seconds(10)
+    ) async throws -> [String] {
+        let store = PostgresKVStore(
+            client: client,
+            namespace: "",
+            tableName: tableName,
+            connectionWait: connectionWait
+        )
+        if let failure = store.table.validationFailure {
+            throw KVStoreError.listFailed(underlying: .other(failure))
+        }
+        let names: [String]
+        do {
+            // Only reads: a missing table is not created, it holds no namespace.
+            names = try await store.withConnection { [quotedTable = store.quotedTable] connection in
+                let exists: PostgresQuery = "SELECT to_regclass(\(quotedTable)) IS NOT NULL"
+                for try await found in try await connection.query(exists, logger: Self.logger).decode(Bool.self)
+                where !found {
+                    return []
+                }
+                let query: PostgresQuery = "SELECT DISTINCT namespace FROM \(unescaped: quotedTable)"
+                var names: [String] = []
+                for try await name in try await connection.query(query, logger: Self.logger).decode(String.self) {
+                    names.append(name)
+                }
+                return names
+            }
+        } catch {
+            throw KVStoreError.listFailed(underlying: FailureReason(postgres: error))
+        }
+        return Set(names.map(Self.key(fromStored:))).sorted()
+    }
+}
