@@ -1,4 +1,4 @@
-public import ForgeKVStore
+internal import ForgeKVStore
 public import Foundation
 public import PostgresNIO
 
@@ -9,7 +9,7 @@ extension PostgresKVStore {
     ///
     /// Migrations are not followed: this is what the row holds, whatever type it was written as.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)``.
+    /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
     public func rawJSON(forKey key: String) async throws -> Data? {
         let stored = try await storedValues(of: KVKey<Data>(key))
         return stored.texts[Self.stored(key)].map { Data($0.utf8) }
@@ -19,7 +19,7 @@ extension PostgresKVStore {
     ///
     /// A table that does not exist yet holds none, and is not created.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/listFailed(underlying:)``.
+    /// - Throws: `KVStoreError/listFailed(underlying:)`.
     public static func namespaces(
         client: PostgresClient,
         tableName: String = "forge_kv",

@@ -3,7 +3,7 @@ internal import Foundation
 internal import Logging
 public import PostgresNIO
 
-/// An ``ForgeKVStore/AsyncKVStreaming`` store on a PostgreSQL table, shared by every server that reaches the
+/// An `AsyncKVStreaming` store on a PostgreSQL table, shared by every server that reaches the
 /// database: one row per key, streams fed by `LISTEN`/`NOTIFY`.
 ///
 /// The store uses a `PostgresClient` that the caller creates and runs; the store never runs or shuts it down:
@@ -31,8 +31,8 @@ public import PostgresNIO
 /// Every call is one statement, so a read sees a whole value and concurrent writes of one key leave one of them
 /// whole. A read fetches the key and the older names of its migrations together and resolves the migrations as the
 /// other stores do. ``remove(_:)`` removes the key and its older names in one statement. A failure of the server
-/// or of the connection throws the operation's ``ForgeKVStore/KVStoreError`` case with a
-/// ``ForgeKVStore/FailureReason`` naming what failed, also from ``get(_:)``. When no connection can be had within
+/// or of the connection throws the operation's `KVStoreError` case with a
+/// `FailureReason` naming what failed, also from ``get(_:)``. When no connection can be had within
 /// ``connectionWait`` (the server is down, the pool is busy), the call fails rather than wait.
 ///
 /// ## Streams
@@ -119,7 +119,7 @@ extension PostgresKVStore: AsyncKVStreaming {
     /// Returns the value stored for `key` or migrated from an older name, or nil when nothing is stored or it does
     /// not decode as `T`.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)`` when the server cannot be read.
+    /// - Throws: `KVStoreError/readFailed(key:underlying:)` when the server cannot be read.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
         do {
             return try await value(for: key)
@@ -130,8 +130,8 @@ extension PostgresKVStore: AsyncKVStreaming {
 
     /// Returns the value stored for `key`, read as a `T` or migrated from an older name; nil when nothing is stored.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/decodingFailed(key:underlying:)`` when what is stored does not decode
-    ///   and no migration reads it, or ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)``.
+    /// - Throws: `KVStoreError/decodingFailed(key:underlying:)` when what is stored does not decode
+    ///   and no migration reads it, or `KVStoreError/readFailed(key:underlying:)`.
     public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
         let stored = try await storedValues(of: key)
         return try stored.value(for: key)
@@ -139,8 +139,8 @@ extension PostgresKVStore: AsyncKVStreaming {
 
     /// Stores `value` for `key`: inserts its row or replaces its value, in one statement.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/encodingFailed(key:underlying:)`` or
-    ///   ``ForgeKVStore/KVStoreError/writeFailed(key:underlying:)``; the previous value is kept either way.
+    /// - Throws: `KVStoreError/encodingFailed(key:underlying:)` or
+    ///   `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept either way.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws {
         let json: String
         do {
@@ -163,7 +163,7 @@ extension PostgresKVStore: AsyncKVStreaming {
     ///
     /// One statement removes them all, so a remove cut short removes none. Succeeds when nothing is stored.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/removeFailed(key:underlying:)``.
+    /// - Throws: `KVStoreError/removeFailed(key:underlying:)`.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws {
         let names = key.storedNames.map(Self.stored)
         try await perform(.remove(key.key)) { [self] connection in
@@ -178,14 +178,14 @@ extension PostgresKVStore: AsyncKVStreaming {
 
     /// Returns true when a value is stored for `key`, or under an older name its migrations read.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/readFailed(key:underlying:)``.
+    /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
         try await !storedValues(of: key).texts.isEmpty
     }
 
     /// Removes every value of this store's namespace, in one statement; other namespaces are untouched.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/removeAllFailed(underlying:)``.
+    /// - Throws: `KVStoreError/removeAllFailed(underlying:)`.
     public func removeAll() async throws {
         try await perform(.removeAll) { [self] connection in
             let query: PostgresQuery = "DELETE FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
@@ -195,7 +195,7 @@ extension PostgresKVStore: AsyncKVStreaming {
 
     /// The keys that hold a value in this namespace, in canonical (NFC) form, sorted as Swift sorts strings.
     ///
-    /// - Throws: ``ForgeKVStore/KVStoreError/listFailed(underlying:)``.
+    /// - Throws: `KVStoreError/listFailed(underlying:)`.
     public func keys() async throws -> [String] {
         let names = try await perform(.list) { [self] connection in
             let query: PostgresQuery = "SELECT key FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
