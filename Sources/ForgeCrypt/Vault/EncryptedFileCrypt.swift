@@ -130,12 +130,8 @@ public struct EncryptedFileCrypt: Sendable {
     /// `backup.secret` someone left) are not the vault's.
     static func hasItemName(_ entry: FolderEntry) -> Bool {
         guard entry.kind != .folder, entry.name.hasSuffix(VaultKeys.itemExtension) else { return false }
-        let hash = entry.name.utf8.dropLast(VaultKeys.itemExtension.utf8.count)
-        return hash.count == 64 && hash.allSatisfy(lowercaseHexDigits.contains)
+        return SecretSealer.isItemName(entry.name.dropLast(VaultKeys.itemExtension.count))
     }
-
-    /// The digits of an item name's hash.
-    private static let lowercaseHexDigits = Set("0123456789abcdef".utf8)
 }
 
 extension EncryptedFileCrypt: CryptStoring {
