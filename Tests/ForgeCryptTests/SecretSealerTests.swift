@@ -22,7 +22,7 @@ struct SecretSealerTests {
         let item = try creator.seal(Data("s3cr3t".utf8), for: "auth.token")
 
         let reopened = try SecretSealer(masterKey: .symmetric(key), header: creator.header, location: location)
-        #expect(try reopened.open(item, for: "auth.token") == Data("s3cr3t".utf8))
+        #expect(try reopened.open(item, as: Data.self, for: "auth.token") == Data("s3cr3t".utf8))
         #expect(reopened.itemName(for: "auth.token") == creator.itemName(for: "auth.token"))
         #expect(reopened.createdWith == .symmetric)
         #expect(reopened.isSameVault(asHeader: creator.header))
@@ -70,7 +70,7 @@ struct SecretSealerTests {
             header: creator.header,
             location: location
         )
-        #expect(try reopened.open(item, for: "k") == Data("s".utf8))
+        #expect(try reopened.open(item, as: Data.self, for: "k") == Data("s".utf8))
         expectError(.wrongMasterKey(path: location, createdWith: .passphrase)) {
             _ = try SecretSealer(masterKey: .passphrase("battery staple"), header: creator.header, location: location)
         }
@@ -80,13 +80,13 @@ struct SecretSealerTests {
         let sealer = try SecretSealer(newHeaderFor: .symmetric(SymmetricKey(size: .bits256)), location: location)
         let aliceItem = try sealer.seal(Data("alice's".utf8), for: "alice")
 
-        expectError(.tamperedItem(key: "bob")) { _ = try sealer.open(aliceItem, for: "bob") }
+        expectError(.tamperedItem(key: "bob")) { _ = try sealer.open(aliceItem, as: Data.self, for: "bob") }
         let bobName = sealer.itemName(for: "bob")
         expectError(.tamperedItem(key: bobName)) { _ = try sealer.key(inSealedItem: aliceItem, named: bobName) }
 
         var flipped = aliceItem
         flipped[flipped.index(before: flipped.endIndex)] ^= 1
-        expectError(.tamperedItem(key: "alice")) { _ = try sealer.open(flipped, for: "alice") }
+        expectError(.tamperedItem(key: "alice")) { _ = try sealer.open(flipped, as: Data.self, for: "alice") }
     }
 
     @Test func anItemSealedUnderAnotherHeaderIsTampered() throws {
@@ -94,8 +94,20 @@ struct SecretSealerTests {
         let first = try SecretSealer(newHeaderFor: .symmetric(key), location: location)
         let second = try SecretSealer(newHeaderFor: .symmetric(key), location: location)
 
-        expectError(.tamperedItem(key: "k")) { _ = try second.open(try first.seal(Data("s".utf8), for: "k"), for: "k") }
+        let item = try first.seal(Data("s".utf8), for: "k")
+        expectError(.tamperedItem(key: "k")) { _ = try second.open(item, as: Data.self, for: "k") }
         #expect(!second.isSameVault(asHeader: first.header))
+    }
+
+    @Test func valuesAreCodedAsInEveryCryptStore() throws {
+        let sealer = try SecretSealer(newHeaderFor: .symmetric(SymmetricKey(size: .bits256)), location: location)
+
+        #expect(try sealer.open(sealer.seal("text", for: "k"), as: Data.self, for: "k") == Data("text".utf8))
+        #expect(try sealer.open(sealer.seal([1, 2], for: "k"), as: [Int].self, for: "k") == [1, 2])
+        expectError(.decodingFailed(key: "k", underlying: "the stored bytes are not UTF-8 text")) {
+            _ = try sealer.open(sealer.seal(Data([0xFF]), for: "k"), as: String.self, for: "k")
+        }
+        #expect(throws: CryptStoreError.self) { _ = try sealer.seal(Double.nan, for: "k") }
     }
 
     @Test func theKeyNameIsRecoveredFromAnItemForListing() throws {
@@ -129,7 +141,7 @@ struct SecretSealerTests {
             let item = try creator.seal(Data("s".utf8), for: "k")
 
             let reopened = try SecretSealer(masterKey: .keyFile(keyFile), header: creator.header, location: location)
-            #expect(try reopened.open(item, for: "k") == Data("s".utf8))
+            #expect(try reopened.open(item, as: Data.self, for: "k") == Data("s".utf8))
             let missing = folder.appendingPathComponent("other.key")
             expectError(.keyFileNotFound(path: missing.standardizedFileURL.path, vaultPath: location)) {
                 _ = try SecretSealer(masterKey: .keyFile(missing), header: creator.header, location: location)
@@ -151,7 +163,8 @@ struct SecretSealerTests {
             let vaultFile = vault.fileURL(for: fromVault)
             #expect(vaultFile.lastPathComponent == sealer.itemName(for: fromVault.key) + ".secret")
             #expect(
-                try sealer.open(Data(contentsOf: vaultFile), for: fromVault.key) == Data("written by the vault".utf8)
+                try sealer.open(Data(contentsOf: vaultFile), as: String.self, for: fromVault.key)
+                    == "written by the vault"
             )
 
             // The sealer's item, placed in the vault folder, read and listed by the vault.

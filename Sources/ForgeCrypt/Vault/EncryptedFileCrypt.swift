@@ -151,8 +151,7 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch {
             throw CryptStoreError(error, reading: key.key)
         }
-        guard let plaintext = vaultKeys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
-        return try SecretCoding.decode(Value.self, from: plaintext, key: key.key)
+        return try vault.sealer.open(file, as: Value.self, for: key.key)
     }
 
     /// Encrypts `value` and stores it for `key`, atomically, in an owner-only file.
@@ -164,17 +163,8 @@ extension EncryptedFileCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` or
     ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
-        let plaintext = try SecretCoding.encode(value, key: key.key)
-        let item = vaultKeys.item(for: key.key)
-        let file: Data
-        do {
-            file = try vaultKeys.seal(plaintext, as: item)
-        } catch let error as CryptStoreError {
-            throw error
-        } catch {
-            throw CryptStoreError.writeFailed(key: key.key, underlying: .other(String(describing: error)))
-        }
-        try vault.writeItem(file, named: item.fileName, for: key.key)
+        let file = try vault.sealer.seal(value, for: key.key)
+        try vault.writeItem(file, named: vaultKeys.item(for: key.key).fileName, for: key.key)
     }
 
     /// Removes the item stored for `key`; succeeds when there is none.

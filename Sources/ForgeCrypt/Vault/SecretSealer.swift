@@ -16,8 +16,8 @@ internal import ForgeCore
 /// save(header: sealer.header)
 /// // Every later time: the stored header.
 /// let sealer = try SecretSealer(masterKey: .symmetric(key), header: loadHeader(), location: "…")
-/// let row = (name: sealer.itemName(for: "token"), item: try sealer.seal(Data("s3cr3t".utf8), for: "token"))
-/// let secret = try sealer.open(row.item, for: "token")
+/// let row = (name: sealer.itemName(for: "token"), item: try sealer.seal("s3cr3t", for: "token"))
+/// let secret = try sealer.open(row.item, as: String.self, for: "token")
 /// ```
 ///
 /// An item's name (``itemName(for:)``) is a keyed hash of the key name, so whoever reads the store without the
@@ -121,15 +121,17 @@ extension SecretSealer {
     /// The digits of an item name.
     private static let lowercaseHexDigits = Set("0123456789abcdef".utf8)
 
-    /// Seals `secret` as the item of `key`, with the key's name sealed beside it (for listing), bound to the
+    /// Seals `value` as the item of `key`, with the key's name sealed beside it (for listing), bound to the
     /// item's name.
     ///
-    /// Every call uses a new random nonce, so sealing one secret twice gives two different items.
+    /// The value becomes bytes as in every ``CryptStoring``: `Data` as itself, `String` as its UTF-8, anything else
+    /// as JSON. Every call uses a new random nonce, so sealing one secret twice gives two different items.
     ///
     /// - Returns: The item, to store under ``itemName(for:)``.
-    /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the key name is too long, or
-    ///   ``CryptStoreError/writeFailed(key:underlying:)`` when the cryptographic library fails.
-    public func seal(_ secret: Data, for key: String) throws(CryptStoreError) -> Data {
+    /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded or the key name
+    ///   is too long, or ``CryptStoreError/writeFailed(key:underlying:)`` when the cryptographic library fails.
+    public func seal<Value: Codable & Sendable>(_ value: Value, for key: String) throws(CryptStoreError) -> Data {
+        let secret = try SecretCoding.encode(value, key: key)
         do {
             return try keys.seal(secret, as: keys.item(for: key))
         } catch let error as CryptStoreError {
@@ -139,13 +141,18 @@ extension SecretSealer {
         }
     }
 
-    /// The secret of `item`, stored under the item name of `key`.
+    /// The value of `item`, stored under the item name of `key`, as a `Value`.
     ///
-    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming `key` when the item fails to authenticate: it was
-    ///   changed, sealed under another master key or header, or sealed for another key.
-    public func open(_ item: Data, for key: String) throws(CryptStoreError) -> Data {
+    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming `key` when the item fails to authenticate (it was
+    ///   changed, sealed under another master key or header, or sealed for another key), or
+    ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when the secret is not a `Value`.
+    public func open<Value: Codable & Sendable>(
+        _ item: Data,
+        as type: Value.Type = Value.self,
+        for key: String
+    ) throws(CryptStoreError) -> Value {
         guard let secret = keys.open(item, as: keys.item(for: key)) else { throw .tamperedItem(key: key) }
-        return secret
+        return try SecretCoding.decode(type, from: secret, key: key)
     }
 
     /// The key name sealed in `item`, stored under `itemName`, for listing the keys.
