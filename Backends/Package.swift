@@ -22,6 +22,7 @@ let package = Package(
             name: "ForgePostgres",
             dependencies: [
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeCrypt", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -42,6 +43,7 @@ let package = Package(
                 "ForgePostgres",
                 "PostgresStreamPeer",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeCrypt", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

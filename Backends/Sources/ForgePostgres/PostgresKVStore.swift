@@ -212,10 +212,10 @@ extension PostgresKVStore: AsyncKVStreaming {
 
 extension PostgresKVStore {
     /// The logger of the store's statements: none, since the client logs its connections.
-    static let logger = Logger(label: "ForgePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = ConnectionLease.logger
 
     /// The table's name quoted for SQL, so that a name SQL reserves (`user`) is a table name like any other.
-    var quotedTable: String { "\"\(tableName)\"" }
+    var quotedTable: String { PlainIdentifier.quoted(tableName) }
 
     /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
     var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
@@ -293,40 +293,10 @@ extension PostgresKVStore {
     }
 
     /// Runs `body` on a connection leased from the client, waiting at most ``connectionWait`` for it.
-    ///
-    /// - Throws: `ConnectionWaitExpired` when no connection was leased in time (the lease is then cancelled, and
-    ///   `body` never runs), or what the lease or `body` throws.
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let leased = LeaseFlag()
-        return try await withThrowingTaskGroup(of: LeaseOutcome<Result>.self) { [client, connectionWait] group in
-            group.addTask {
-                let result = try await client.withConnection { connection in
-                    // A call the wait gave up on has been cancelled: it must not start its statement.
-                    guard leased.markLeased() else { throw CancellationError() }
-                    return try await body(connection)
-                }
-                return .finished(result)
-            }
-            group.addTask {
-                try await Task.sleep(for: connectionWait)
-                return .waitExpired
-            }
-            while let outcome = try await group.next() {
-                switch outcome {
-                case .finished(let result):
-                    group.cancelAll()
-                    return result
-                case .waitExpired:
-                    if leased.giveUpUnlessLeased() {
-                        group.cancelAll()
-                        throw ConnectionWaitExpired(wait: connectionWait)
-                    }
-                }
-            }
-            throw CancellationError()
-        }
+        try await ConnectionLease(client: client, wait: connectionWait).withConnection(body)
     }
 }
 
@@ -348,12 +318,4 @@ enum StoreOperation {
         case .list: .listFailed(underlying: reason)
         }
     }
-}
-
-/// What came first of a call's statement and its connection wait.
-enum LeaseOutcome<Result: Sendable>: Sendable {
-    /// The statement ran and returned `Result`.
-    case finished(Result)
-    /// The wait for a connection ran out.
-    case waitExpired
 }

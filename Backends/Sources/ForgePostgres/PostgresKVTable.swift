@@ -28,14 +28,7 @@ struct PostgresKVTable: Sendable {
     /// Why ``name`` cannot name the table, or nil when it can: a plain identifier of lowercase ASCII letters,
     /// digits and underscores, not starting with a digit, at most ``maximumNameLength`` long.
     var validationFailure: String? {
-        let scalars = name.unicodeScalars
-        let isPlain =
-            !scalars.isEmpty && scalars.count <= Self.maximumNameLength
-            && scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
-            && !("0"..."9").contains(scalars[scalars.startIndex])
-        if isPlain { return nil }
-        return "the table name '\(name)' is not a plain identifier (a-z, 0-9 and _, not starting with a digit, "
-            + "at most \(Self.maximumNameLength) characters)"
+        PlainIdentifier.problem(of: name, maximumLength: Self.maximumNameLength)
     }
 
     /// The channel every write to the table notifies: the table's name.

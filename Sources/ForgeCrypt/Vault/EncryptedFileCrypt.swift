@@ -130,12 +130,8 @@ public struct EncryptedFileCrypt: Sendable {
     /// `backup.secret` someone left) are not the vault's.
     static func hasItemName(_ entry: FolderEntry) -> Bool {
         guard entry.kind != .folder, entry.name.hasSuffix(VaultKeys.itemExtension) else { return false }
-        let hash = entry.name.utf8.dropLast(VaultKeys.itemExtension.utf8.count)
-        return hash.count == 64 && hash.allSatisfy(lowercaseHexDigits.contains)
+        return SecretSealer.isItemName(entry.name.dropLast(VaultKeys.itemExtension.count))
     }
-
-    /// The digits of an item name's hash.
-    private static let lowercaseHexDigits = Set("0123456789abcdef".utf8)
 }
 
 extension EncryptedFileCrypt: CryptStoring {
@@ -155,8 +151,7 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch {
             throw CryptStoreError(error, reading: key.key)
         }
-        guard let plaintext = vaultKeys.open(file, as: item) else { throw CryptStoreError.tamperedItem(key: key.key) }
-        return try SecretCoding.decode(Value.self, from: plaintext, key: key.key)
+        return try vault.sealer.open(file, as: Value.self, for: key.key)
     }
 
     /// Encrypts `value` and stores it for `key`, atomically, in an owner-only file.
@@ -168,17 +163,8 @@ extension EncryptedFileCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` or
     ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
-        let plaintext = try SecretCoding.encode(value, key: key.key)
-        let item = vaultKeys.item(for: key.key)
-        let file: Data
-        do {
-            file = try vaultKeys.seal(plaintext, as: item)
-        } catch let error as CryptStoreError {
-            throw error
-        } catch {
-            throw CryptStoreError.writeFailed(key: key.key, underlying: .other(String(describing: error)))
-        }
-        try vault.writeItem(file, named: item.fileName, for: key.key)
+        let file = try vault.sealer.seal(value, for: key.key)
+        try vault.writeItem(file, named: vaultKeys.item(for: key.key).fileName, for: key.key)
     }
 
     /// Removes the item stored for `key`; succeeds when there is none.

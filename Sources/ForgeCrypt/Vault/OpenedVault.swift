@@ -1,7 +1,7 @@
 internal import ForgeCore
 internal import Foundation
 
-/// A vault an ``EncryptedFileCrypt`` has opened: its header, the header's bytes, and the keys derived from it.
+/// A vault an ``EncryptedFileCrypt`` has opened: its folder, and the sealer of its header and master key.
 ///
 /// Opening checks the master key against the header before it changes anything, so a failed open of an
 /// existing vault leaves the disk as it found it. Writing an item checks, through the same open folder, that
@@ -11,12 +11,13 @@ internal import Foundation
 struct OpenedVault: Sendable {
     /// The vault's folder: owner-only, flushed, never created by an item's write.
     let folder: StoreFolder
-    /// The header this store opened or created.
-    let header: VaultHeader
-    /// The header's bytes as this store read or wrote them: what a restored header is written with.
-    let headerBytes: Data
+    /// The header this store opened or created, and the keys derived from it and the master key.
+    let sealer: SecretSealer
+
     /// The keys derived from the master key and the header.
-    let keys: VaultKeys
+    var keys: VaultKeys { sealer.keys }
+    /// The header's bytes as this store read or wrote them: what a restored header is written with.
+    var headerBytes: Data { sealer.header }
 
     /// Opens the vault in `folder`, or creates it when the folder holds no vault.
     ///
@@ -24,13 +25,14 @@ struct OpenedVault: Sendable {
     init(in folder: StoreFolder, masterKey: MasterKey) throws(CryptStoreError) {
         // A second pass only follows a header that another process created at the same moment.
         for _ in 0..<2 {
-            if let (header, bytes) = try Self.readHeader(in: folder) {
-                let key = try masterKey.keyBytes(forVaultWith: header, vaultPath: folder.path)
-                let keys = VaultKeys(masterKey: key, vaultID: header.vaultID)
-                guard keys.matches(keyCheck: header.keyCheck) else {
-                    throw .wrongMasterKey(path: folder.path, createdWith: header.masterKey)
-                }
-                self.init(folder: folder, header: header, headerBytes: bytes, keys: keys)
+            if let bytes = try Self.readHeader(in: folder) {
+                let sealer = try SecretSealer(
+                    masterKey: masterKey,
+                    header: bytes,
+                    location: folder.path,
+                    headerName: VaultHeader.fileName
+                )
+                self.init(folder: folder, sealer: sealer)
                 try secureFolder()
                 folder.removeLeftoversOnce()
                 masterKey.removeKeyFileLeftovers()
@@ -46,11 +48,9 @@ struct OpenedVault: Sendable {
         throw .openFailed(path: folder.path, underlying: "the vault header changed while it was being created")
     }
 
-    private init(folder: StoreFolder, header: VaultHeader, headerBytes: Data, keys: VaultKeys) {
+    private init(folder: StoreFolder, sealer: SecretSealer) {
         self.folder = folder
-        self.header = header
-        self.headerBytes = headerBytes
-        self.keys = keys
+        self.sealer = sealer
     }
 
     /// Creates a new vault in `folder`; nil when another opener created one first (read it instead).
@@ -60,23 +60,8 @@ struct OpenedVault: Sendable {
         try refuseItemsWithoutHeader(in: folder)
         var createdFolder = false
         do throws(CryptStoreError) {
-            let (key, passphrase) = try masterKey.keyForNewVault(vaultPath: folder.path)
-            let vaultID = CryptoPrimitives.randomBytes(count: VaultHeader.vaultIDByteCount)
-            let keys = VaultKeys(masterKey: key, vaultID: vaultID)
-            let header = VaultHeader(
-                format: VaultHeader.currentFormat,
-                vaultID: vaultID,
-                masterKey: masterKey.kind,
-                passphrase: passphrase,
-                keyCheck: keys.keyCheck
-            )
-            let bytes: Data
-            do {
-                bytes = try JSONCodec.encode(header)
-            } catch {
-                throw .openFailed(path: folder.path, underlying: .other(String(describing: error)))
-            }
-            let vault = OpenedVault(folder: folder, header: header, headerBytes: bytes, keys: keys)
+            let sealer = try SecretSealer(newHeaderFor: masterKey, location: folder.path)
+            let vault = OpenedVault(folder: folder, sealer: sealer)
             createdFolder = try vault.secureFolder()
             // Never replaces a header: a concurrent opener's header wins and this one reads it.
             return try vault.writeHeader() ? vault : nil
@@ -174,9 +159,7 @@ extension OpenedVault {
 
     /// Whether `bytes`, read from a vault folder, are this vault's header.
     private func isThisVaultsHeader(_ bytes: Data) -> Bool {
-        if bytes == headerBytes { return true }
-        guard let found = try? JSONCodec.decode(VaultHeader.self, from: bytes) else { return false }
-        return found.vaultID == header.vaultID && found.keyCheck == header.keyCheck
+        sealer.isSameVault(asHeader: bytes)
     }
 
     /// Writes the header back into `folder`, creating the folder when it is gone.
@@ -192,8 +175,8 @@ extension OpenedVault {
 // MARK: Reading the header
 
 extension OpenedVault {
-    /// The vault's header and its bytes, or nil when the folder, or the header, does not exist.
-    private static func readHeader(in folder: StoreFolder) throws(CryptStoreError) -> (VaultHeader, Data)? {
+    /// The bytes of the vault's header, or nil when the folder, or the header, does not exist.
+    private static func readHeader(in folder: StoreFolder) throws(CryptStoreError) -> Data? {
         let data: Data
         do {
             data = try folder.read(VaultHeader.fileName)
@@ -202,11 +185,7 @@ extension OpenedVault {
         } catch {
             throw CryptStoreError(error, opening: folder.path)
         }
-        guard let header = try? JSONCodec.decode(VaultHeader.self, from: data) else {
-            throw .corruptVault(path: folder.path, reason: "\(VaultHeader.fileName) is not a vault header")
-        }
-        if let problem = header.problem { throw .corruptVault(path: folder.path, reason: problem) }
-        return (header, data)
+        return data
     }
 
     /// Refuses to start a new vault in a folder that holds items: their header is gone, and a new one would

@@ -5,7 +5,9 @@ internal import Foundation
 struct VaultItem: Sendable {
     /// The key name in its canonical (NFC) form, as format-2 items seal it.
     let name: String
-    /// The item's file name: the hex HMAC of the key name and ``VaultKeys/itemExtension``.
+    /// The item's name: the HMAC-SHA256 of the key name under the vault's name key, in lowercase hex.
+    let hash: String
+    /// The item's file name: ``hash`` and ``VaultKeys/itemExtension``.
     let fileName: String
     /// The data that AES-GCM authenticates with a format-2 item: the format byte, a label and the file name.
     let associatedData: Data

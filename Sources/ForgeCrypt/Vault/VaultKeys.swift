@@ -63,9 +63,11 @@ struct VaultKeys: Sendable {
         var legacyAssociatedData = Data([Self.legacyItemFormat])
         legacyAssociatedData.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
         legacyAssociatedData.append(contentsOf: name.utf8)
-        let fileName = fileName(ofCanonical: name)
+        let hash = hash(ofCanonical: name)
+        let fileName = hash + Self.itemExtension
         let item = VaultItem(
             name: name,
+            hash: hash,
             fileName: fileName,
             associatedData: Self.associatedData(ofFileNamed: fileName),
             legacyAssociatedData: legacyAssociatedData
@@ -77,11 +79,14 @@ struct VaultKeys: Sendable {
         return item
     }
 
-    /// The file name of the item of the key whose canonical form is `name`: the hex HMAC of its UTF-8 and
-    /// ``itemExtension``.
-    private func fileName(ofCanonical name: String) -> String {
+    /// The item name of the key whose canonical form is `name`: the hex HMAC of its UTF-8.
+    private func hash(ofCanonical name: String) -> String {
         FileNameEncoding.hex(CryptoPrimitives.authenticationCode(for: Data(name.utf8), using: nameKey))
-            + Self.itemExtension
+    }
+
+    /// The file name of the item of the key whose canonical form is `name`: its hash and ``itemExtension``.
+    private func fileName(ofCanonical name: String) -> String {
+        hash(ofCanonical: name) + Self.itemExtension
     }
 
     /// The data AES-GCM authenticates with the format-2 item in the file named `fileName`.

@@ -1,0 +1,376 @@
+public import ForgeCrypt
+internal import Foundation
+public import PostgresNIO
+
+/// An ``ForgeCrypt/AsyncCryptStoring`` on a PostgreSQL table, shared by every server that reaches the database: each
+/// secret is sealed in the process, in the vault's item format, before it is sent.
+///
+/// The store uses a `PostgresClient` that the caller creates and runs; the store never runs or shuts it down:
+///
+/// ```swift
+/// let client = PostgresClient(configuration: configuration)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await client.run() }
+///     let secrets = PostgresCrypt(client: client, namespace: "taskflow", masterKey: .symmetric(key))
+///     try await secrets.set("s3cr3t", for: AuthKeys.accessToken)
+/// }
+/// ```
+///
+/// ## What the database sees
+/// Each namespace's secrets live in rows of one table (``tableName``, `forge_secrets` unless told), created on
+/// first use or by ``prepare()``: `(namespace bytea, item text, sealed bytea, primary key (namespace, item))`.
+/// `namespace` is the SHA-256 of the namespace; `item` is a keyed hash of the key name (``ForgeCrypt/SecretSealer``'s
+/// item name) and `sealed` the secret and its key name, sealed with AES-256-GCM and bound to the item's name, so a
+/// sealed item copied onto another row fails to open. One header row per namespace (its `item` is `header`) holds the
+/// vault's header: a random identifier, the kind of master key, the passphrase parameters and a key-check value. A
+/// database administrator without the master key reads neither a secret nor a key name; they can delete rows, or put
+/// back an older sealed item of the same key, which then reads as it was (as for the vault).
+///
+/// ## Master keys
+/// The ``ForgeCrypt/MasterKey`` kinds of the vault: a key file, a symmetric key or a passphrase (stretched once per
+/// store, when it prepares). The first store of a namespace writes its header; stores starting at once agree on one.
+/// A store with another master key than the namespace's header was made with fails every call with
+/// ``ForgeCrypt/CryptStoreError/wrongMasterKey(path:createdWith:)`` and writes nothing.
+///
+/// ## Failures
+/// Every call is one statement, so a read sees a whole secret and concurrent writes of one key leave one of them whole;
+/// a write cut short (its connection killed) leaves the previous secret. A failure of the server or of the connection
+/// throws the operation's ``ForgeCrypt/CryptStoreError`` case naming the key, with a ``ForgeCrypt/FailureReason``
+/// saying what failed. When no connection can be had within ``connectionWait`` (the server is down, the pool is
+/// busy), the call fails rather than wait. A sealed item that does not open throws
+/// ``ForgeCrypt/CryptStoreError/tamperedItem(key:)``. A write checks, in its statement, that the namespace still holds
+/// this store's header: a removed header is written back, and a header replaced by another store's throws
+/// ``ForgeCrypt/CryptStoreError/vaultReplaced(path:)``, so no secret is sealed where it cannot be read back.
+public struct PostgresCrypt: Sendable {
+    /// The name of the group of secrets this store holds; other namespaces in the table are never touched.
+    public let namespace: String
+    /// The table the rows live in.
+    public let tableName: String
+    /// How long a call waits for a connection of the client before it fails.
+    public let connectionWait: Duration
+    /// The client whose connections every call leases; the caller runs it.
+    public let client: PostgresClient
+
+    /// The key the namespace's header opens with.
+    let masterKey: MasterKey
+    /// The table's SQL.
+    let table: PostgresCryptTable
+    /// The namespace's canonical (NFC) UTF-8, which the table stores hashed.
+    let namespaceBytes: Data
+    /// Where the secrets are, as errors name it: the table and the namespace.
+    let location: String
+    /// Whether the table and the header are ready; shared by copies of the store.
+    private let preparation = Preparation()
+    /// The sealer of the namespace's header, once prepared; shared by copies of the store.
+    private let sealerSlot = SealerSlot()
+
+    /// Creates a store for `namespace`'s rows of `tableName`, on `client`'s connections.
+    ///
+    /// Nothing is sent to the server, and the master key is not read, until the first call.
+    ///
+    /// - Parameters:
+    ///   - client: The client to lease connections from. The caller runs it (`client.run()`) for as long as the
+    ///     store is used.
+    ///   - namespace: The group of secrets of this store. Any string.
+    ///   - masterKey: The key the secrets are sealed under; see ``ForgeCrypt/MasterKey``.
+    ///   - tableName: The table, created when missing: a plain identifier (`a`–`z`, `0`–`9`, `_`, at most 50
+    ///     characters). Defaults to `forge_secrets`.
+    ///   - connectionWait: How long a call waits for a connection before it throws. Defaults to 10 seconds.
+    public init(
+        client: PostgresClient,
+        namespace: String,
+        masterKey: MasterKey,
+        tableName: String = "forge_secrets",
+        connectionWait: Duration = .seconds(10)
+    ) {
+        self.client = client
+        self.namespace = namespace
+        self.masterKey = masterKey
+        self.tableName = tableName
+        self.connectionWait = connectionWait
+        self.table = PostgresCryptTable(name: tableName)
+        self.namespaceBytes = Data(namespace.precomposedStringWithCanonicalMapping.utf8)
+        self.location = "PostgreSQL table '\(tableName)', namespace '\(namespace)'"
+    }
+
+    /// Creates the table when it is missing, then reads the namespace's header, or writes a new one, and checks the
+    /// master key against it.
+    ///
+    /// Every call does this once per store before its first statement; call it at start-up to find a problem (a wrong
+    /// master key, a missing permission, an unreachable server) early. When the table is there it only reads the
+    /// catalog, so a role that may only read and write the table's rows uses a table an administrator made. Stores
+    /// preparing at once, in any process, agree on one header. A failed preparation is tried again by the next call.
+    ///
+    /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)`` when the table or the header cannot be read
+    ///   or written, or the ``ForgeCrypt/CryptStoreError`` of a master key that does not open the header
+    ///   (``ForgeCrypt/CryptStoreError/wrongMasterKey(path:createdWith:)``,
+    ///   ``ForgeCrypt/CryptStoreError/keyFileNotFound(path:vaultPath:)``, …).
+    public func prepare() async throws {
+        try await preparation.run { [self] in
+            if let failure = table.validationFailure {
+                throw PostgresStoreError.prepareFailed(table: tableName, underlying: .other(failure))
+            }
+            let stored = try await preparing { [self] connection in
+                // A role that may only read and write rows finds the table there and changes nothing.
+                let rows = try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
+                var isReady = false
+                for try await ready in rows.decode(Bool.self) { isReady = ready }
+                if !isReady { _ = try await connection.query(table.createStatement, logger: ConnectionLease.logger) }
+                return try await readHeader(on: connection)
+            }
+            if let stored {
+                sealerSlot.keep(try SecretSealer(masterKey: masterKey, header: stored, location: location))
+                return
+            }
+            let created = try SecretSealer(newHeaderFor: masterKey, location: location)
+            // Never replaces a header: a concurrent store's header wins, and this one opens it.
+            let agreed = try await preparing { [self] connection in
+                try await insertHeader(created.header, on: connection)
+                return try await readHeader(on: connection)
+            }
+            guard let agreed else {
+                throw PostgresStoreError.prepareFailed(
+                    table: tableName,
+                    underlying: "the header of namespace '\(namespace)' vanished while it was being created"
+                )
+            }
+            if agreed == created.header {
+                sealerSlot.keep(created)
+            } else {
+                sealerSlot.keep(try SecretSealer(masterKey: masterKey, header: agreed, location: location))
+            }
+        }
+    }
+}
+
+extension PostgresCrypt: AsyncCryptStoring {
+    /// Returns the secret stored for `key`, or nil when none is stored.
+    ///
+    /// - Throws: ``ForgeCrypt/CryptStoreError/tamperedItem(key:)`` when the sealed item does not open,
+    ///   ``ForgeCrypt/CryptStoreError/decodingFailed(key:underlying:)`` when it is not a `Value`, or
+    ///   ``ForgeCrypt/CryptStoreError/readFailed(key:underlying:)``.
+    public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Value? {
+        let sealer = try await preparedSealer(for: .read(key.key))
+        let itemName = sealer.itemName(for: key.key)
+        let item = try await perform(.read(key.key)) { [self] connection in
+            let query: PostgresQuery = try """
+            SELECT sealed FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName)
+            """
+            var item: Data?
+            for try await sealed in try await connection.query(query, logger: ConnectionLease.logger)
+                .decode(Data.self)
+            {
+                item = sealed
+            }
+            return item
+        }
+        guard let item else { return nil }
+        return try sealer.open(item, as: Value.self, for: key.key)
+    }
+
+    /// Seals `value` and stores it for `key`, in one statement that also checks the namespace's header.
+    ///
+    /// - Throws: ``ForgeCrypt/CryptStoreError/encodingFailed(key:underlying:)``,
+    ///   ``ForgeCrypt/CryptStoreError/vaultReplaced(path:)`` or
+    ///   ``ForgeCrypt/CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept.
+    public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) async throws {
+        let sealer = try await preparedSealer(for: .write(key.key))
+        let itemName = sealer.itemName(for: key.key)
+        let item = try sealer.seal(value, for: key.key)
+        try await perform(.write(key.key)) { [self] connection in
+            // Further passes follow a header that was removed, and written back here.
+            for _ in 0..<3 {
+                if try await upsert(item, named: itemName, header: sealer.header, on: connection) { return }
+                if let found = try await readHeader(on: connection) {
+                    guard sealer.isSameVault(asHeader: found) else {
+                        throw CryptStoreError.vaultReplaced(path: location)
+                    }
+                } else {
+                    try await insertHeader(sealer.header, on: connection)
+                }
+            }
+            throw CryptStoreError.writeFailed(
+                key: key.key,
+                underlying: "the header of namespace '\(namespace)' kept changing during the write"
+            )
+        }
+    }
+
+    /// Removes the secret stored for `key`; succeeds when there is none.
+    ///
+    /// - Throws: ``ForgeCrypt/CryptStoreError/removeFailed(key:underlying:)``.
+    public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws {
+        let itemName = try await preparedSealer(for: .remove(key.key)).itemName(for: key.key)
+        try await perform(.remove(key.key)) { [self] connection in
+            let query: PostgresQuery = try """
+            DELETE FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName)
+            """
+            _ = try await connection.query(query, logger: ConnectionLease.logger)
+        }
+    }
+
+    /// Returns true when a secret is stored for `key`; the sealed item is not opened (``get(_:)`` tells whether it is
+    /// intact).
+    ///
+    /// - Throws: ``ForgeCrypt/CryptStoreError/readFailed(key:underlying:)``.
+    public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Bool {
+        let itemName = try await preparedSealer(for: .read(key.key)).itemName(for: key.key)
+        return try await perform(.read(key.key)) { [self] connection in
+            let query: PostgresQuery = try """
+            SELECT EXISTS (SELECT 1 FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName))
+            """
+            var exists = false
+            for try await found in try await connection.query(query, logger: ConnectionLease.logger)
+                .decode(Bool.self)
+            {
+                exists = found
+            }
+            return exists
+        }
+    }
+
+    /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
+    /// usable, and other namespaces are untouched.
+    ///
+    /// - Throws: ``ForgeCrypt/CryptStoreError/removeAllFailed(underlying:)``.
+    public func deleteAll() async throws {
+        _ = try await preparedSealer(for: .removeAll)
+        try await perform(.removeAll) { [self] connection in
+            let query: PostgresQuery = try """
+            DELETE FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
+            """
+            _ = try await connection.query(query, logger: ConnectionLease.logger)
+        }
+    }
+
+    /// The keys that hold a secret in this namespace, sorted, each in its canonical (NFC) form.
+    ///
+    /// No key name is in the table: each sealed item is opened to read the name sealed in it, which must be the one
+    /// its row is named after. Rows whose `item` is not an item's name are left out.
+    ///
+    /// - Throws: ``ForgeCrypt/CryptStoreError/tamperedItem(key:)`` naming the row's `item` when a sealed item does not
+    ///   open as that item, or ``ForgeCrypt/CryptStoreError/listFailed(underlying:)``.
+    public func keys() async throws -> [String] {
+        let sealer = try await preparedSealer(for: .list)
+        let rows = try await perform(.list) { [self] connection in
+            let query: PostgresQuery = try """
+            SELECT item, sealed FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
+            """
+            var rows: [(String, Data)] = []
+            for try await row in try await connection.query(query, logger: ConnectionLease.logger)
+                .decode((String, Data).self)
+            {
+                rows.append(row)
+            }
+            return rows
+        }
+        var keys: [String] = []
+        for (itemName, item) in rows where SecretSealer.isItemName(itemName) {
+            if let key = try sealer.key(inSealedItem: item, named: itemName) { keys.append(key) }
+        }
+        return keys.sorted()
+    }
+}
+
+extension PostgresCrypt {
+    /// Prepares the store and returns the sealer of its namespace's header; a failure to reach the server is thrown
+    /// as `operation`'s error, a master key that does not open the header as its own error.
+    func preparedSealer(for operation: StoreOperation) async throws -> SecretSealer {
+        try await reporting(operation) { [self] in
+            try await prepare()
+            guard let current = sealerSlot.current else {
+                throw CryptStoreError.openFailed(path: location, underlying: "the store's preparation left no sealer")
+            }
+            return current
+        }
+    }
+
+    /// Runs `body` on a connection; any failure but a ``ForgeCrypt/CryptStoreError`` is thrown as `operation`'s
+    /// error.
+    func perform<Result: Sendable>(
+        _ operation: StoreOperation,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await reporting(operation) { [self] in
+            try await ConnectionLease(client: client, wait: connectionWait).withConnection(body)
+        }
+    }
+
+    /// Runs `work`, throwing any failure but a ``ForgeCrypt/CryptStoreError`` as `operation`'s error.
+    private func reporting<Result>(
+        _ operation: StoreOperation,
+        _ work: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await work()
+        } catch let error as CryptStoreError {
+            throw error
+        } catch {
+            throw operation.cryptStoreError(FailureReason(postgres: error))
+        }
+    }
+
+    /// Runs a step of the preparation on a connection; a failure is thrown as
+    /// ``PostgresStoreError/prepareFailed(table:underlying:)``.
+    private func preparing<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await ConnectionLease(client: client, wait: connectionWait).withConnection(body)
+        } catch {
+            throw PostgresStoreError.prepareFailed(table: tableName, underlying: FailureReason(postgres: error))
+        }
+    }
+
+    /// The namespace's header as stored, or nil when it has none.
+    private func readHeader(on connection: PostgresConnection) async throws -> Data? {
+        let query: PostgresQuery = try """
+        SELECT sealed FROM \(unescaped: table.quoted) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem)
+        """
+        var header: Data?
+        for try await sealed in try await connection.query(query, logger: ConnectionLease.logger).decode(Data.self) {
+            header = sealed
+        }
+        return header
+    }
+
+    /// Writes `header` as the namespace's header, unless it has one.
+    private func insertHeader(_ header: Data, on connection: PostgresConnection) async throws {
+        let query: PostgresQuery = try """
+        INSERT INTO \(unescaped: table.quoted) (namespace, item, sealed) \
+        VALUES (sha256(\(namespaceBytes)), \(PostgresCryptTable.headerItem), \(header)) \
+        ON CONFLICT (namespace, item) DO NOTHING
+        """
+        _ = try await connection.query(query, logger: ConnectionLease.logger)
+    }
+
+    /// Inserts or replaces the sealed `item` named `itemName`, when the namespace's header is `header`.
+    ///
+    /// - Returns: False when nothing was written: the namespace's header is missing or another.
+    private func upsert(
+        _ item: Data,
+        named itemName: String,
+        header: Data,
+        on connection: PostgresConnection
+    ) async throws -> Bool {
+        let query: PostgresQuery = try """
+        INSERT INTO \(unescaped: table.quoted) AS stored (namespace, item, sealed) \
+        SELECT sha256(\(namespaceBytes)), \(itemName), \(item) \
+        WHERE EXISTS (SELECT 1 FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes)) \
+        AND item = \(PostgresCryptTable.headerItem) AND sealed = \(header)) \
+        ON CONFLICT (namespace, item) DO UPDATE SET sealed = excluded.sealed \
+        RETURNING true
+        """
+        var written = false
+        for try await row in try await connection.query(query, logger: ConnectionLease.logger).decode(Bool.self) {
+            written = row
+        }
+        return written
+    }
+}

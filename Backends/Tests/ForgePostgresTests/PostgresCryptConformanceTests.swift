@@ -1,0 +1,28 @@
+import ForgeCrypt
+import ForgePostgres
+import ForgeStorageTesting
+import Foundation
+import Testing
+
+/// The behaviour every secrets store shares (ForgeStorageTesting's asynchronous suite), run against `PostgresCrypt`:
+/// a second handle is a store on the same namespace and master key through another client, and the neighbour a store
+/// on another namespace of the same table, with another master key.
+@Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
+struct PostgresCryptConformanceTests {
+    @Test(arguments: AsyncCryptStoringConformance.checks)
+    func behavesLikeEveryCryptStore(check: AsyncCryptStoringConformance.Check) async throws {
+        let masterKey = MasterKey.symmetric(SymmetricKey(size: .bits256))
+        try await TestServer.withCrypts(2, masterKey: masterKey) { stores in
+            let neighbour = PostgresCrypt(
+                client: stores[0].client,
+                namespace: "neighbour-\(UUID().uuidString)",
+                masterKey: .symmetric(SymmetricKey(size: .bits256))
+            )
+            let second = stores[1]
+            try await check.run(
+                on: AsyncCryptStoringConformance.Subject(stores[0], reopen: { second }, neighbour: neighbour)
+            )
+            try await neighbour.deleteAll()
+        }
+    }
+}
