@@ -25,7 +25,14 @@ struct ConnectionLease: Sendable {
                 let result = try await client.withConnection { connection in
                     // A call the wait gave up on has been cancelled: it must not start its statement.
                     guard leased.markLeased() else { throw CancellationError() }
-                    return try await body(connection)
+                    do {
+                        return try await body(connection)
+                    } catch let error as PSQLError where Self.endsConnection(error) {
+                        // Closed before the pool takes it back, so that the next call is never handed a connection
+                        // the server has already ended (it would fail at once).
+                        try? await connection.close()
+                        throw error
+                    }
                 }
                 return .finished(result)
             }
@@ -46,6 +53,21 @@ struct ConnectionLease: Sendable {
                 }
             }
             throw CancellationError()
+        }
+    }
+
+    /// Whether `error` means the connection is gone: the server ended it (an administrator's
+    /// `pg_terminate_backend`, a shutdown: SQLSTATE class 57P; a connection exception: class 08), or it closed or
+    /// failed under the client.
+    static func endsConnection(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown:
+            return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08")
+        default:
+            return false
         }
     }
 }

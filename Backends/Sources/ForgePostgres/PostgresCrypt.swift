@@ -2,7 +2,7 @@ public import ForgeCrypt
 internal import Foundation
 public import PostgresNIO
 
-/// An ``ForgeCrypt/AsyncCryptStoring`` on a PostgreSQL table, shared by every server that reaches the database: each
+/// An `AsyncCryptStoring` on a PostgreSQL table, shared by every server that reaches the database: each
 /// secret is sealed in the process, in the vault's item format, before it is sent.
 ///
 /// The store uses a `PostgresClient` that the caller creates and runs; the store never runs or shuts it down:
@@ -19,7 +19,7 @@ public import PostgresNIO
 /// ## What the database sees
 /// Each namespace's secrets live in rows of one table (``tableName``, `forge_secrets` unless told), created on
 /// first use or by ``prepare()``: `(namespace bytea, item text, sealed bytea, primary key (namespace, item))`.
-/// `namespace` is the SHA-256 of the namespace; `item` is a keyed hash of the key name (``ForgeCrypt/SecretSealer``'s
+/// `namespace` is the SHA-256 of the namespace; `item` is a keyed hash of the key name (`SecretSealer`'s
 /// item name) and `sealed` the secret and its key name, sealed with AES-256-GCM and bound to the item's name, so a
 /// sealed item copied onto another row fails to open. One header row per namespace (its `item` is `header`) holds the
 /// vault's header: a random identifier, the kind of master key, the passphrase parameters and a key-check value. A
@@ -27,20 +27,20 @@ public import PostgresNIO
 /// back an older sealed item of the same key, which then reads as it was (as for the vault).
 ///
 /// ## Master keys
-/// The ``ForgeCrypt/MasterKey`` kinds of the vault: a key file, a symmetric key or a passphrase (stretched once per
+/// The `MasterKey` kinds of the vault: a key file, a symmetric key or a passphrase (stretched once per
 /// store, when it prepares). The first store of a namespace writes its header; stores starting at once agree on one.
 /// A store with another master key than the namespace's header was made with fails every call with
-/// ``ForgeCrypt/CryptStoreError/wrongMasterKey(path:createdWith:)`` and writes nothing.
+/// `CryptStoreError/wrongMasterKey(path:createdWith:)` and writes nothing.
 ///
 /// ## Failures
 /// Every call is one statement, so a read sees a whole secret and concurrent writes of one key leave one of them whole;
 /// a write cut short (its connection killed) leaves the previous secret. A failure of the server or of the connection
-/// throws the operation's ``ForgeCrypt/CryptStoreError`` case naming the key, with a ``ForgeCrypt/FailureReason``
+/// throws the operation's `CryptStoreError` case naming the key, with a `FailureReason`
 /// saying what failed. When no connection can be had within ``connectionWait`` (the server is down, the pool is
 /// busy), the call fails rather than wait. A sealed item that does not open throws
-/// ``ForgeCrypt/CryptStoreError/tamperedItem(key:)``. A write checks, in its statement, that the namespace still holds
+/// `CryptStoreError/tamperedItem(key:)`. A write checks, in its statement, that the namespace still holds
 /// this store's header: a removed header is written back, and a header replaced by another store's throws
-/// ``ForgeCrypt/CryptStoreError/vaultReplaced(path:)``, so no secret is sealed where it cannot be read back.
+/// `CryptStoreError/vaultReplaced(path:)`, so no secret is sealed where it cannot be read back.
 public struct PostgresCrypt: Sendable {
     /// The name of the group of secrets this store holds; other namespaces in the table are never touched.
     public let namespace: String
@@ -72,7 +72,7 @@ public struct PostgresCrypt: Sendable {
     ///   - client: The client to lease connections from. The caller runs it (`client.run()`) for as long as the
     ///     store is used.
     ///   - namespace: The group of secrets of this store. Any string.
-    ///   - masterKey: The key the secrets are sealed under; see ``ForgeCrypt/MasterKey``.
+    ///   - masterKey: The key the secrets are sealed under; see `MasterKey`.
     ///   - tableName: The table, created when missing: a plain identifier (`a`–`z`, `0`–`9`, `_`, at most 50
     ///     characters). Defaults to `forge_secrets`.
     ///   - connectionWait: How long a call waits for a connection before it throws. Defaults to 10 seconds.
@@ -102,9 +102,9 @@ public struct PostgresCrypt: Sendable {
     /// preparing at once, in any process, agree on one header. A failed preparation is tried again by the next call.
     ///
     /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)`` when the table or the header cannot be read
-    ///   or written, or the ``ForgeCrypt/CryptStoreError`` of a master key that does not open the header
-    ///   (``ForgeCrypt/CryptStoreError/wrongMasterKey(path:createdWith:)``,
-    ///   ``ForgeCrypt/CryptStoreError/keyFileNotFound(path:vaultPath:)``, …).
+    ///   or written, or the `CryptStoreError` of a master key that does not open the header
+    ///   (`CryptStoreError/wrongMasterKey(path:createdWith:)`,
+    ///   `CryptStoreError/keyFileNotFound(path:vaultPath:)`, …).
     public func prepare() async throws {
         try await preparation.run { [self] in
             if let failure = table.validationFailure {
@@ -146,9 +146,9 @@ public struct PostgresCrypt: Sendable {
 extension PostgresCrypt: AsyncCryptStoring {
     /// Returns the secret stored for `key`, or nil when none is stored.
     ///
-    /// - Throws: ``ForgeCrypt/CryptStoreError/tamperedItem(key:)`` when the sealed item does not open,
-    ///   ``ForgeCrypt/CryptStoreError/decodingFailed(key:underlying:)`` when it is not a `Value`, or
-    ///   ``ForgeCrypt/CryptStoreError/readFailed(key:underlying:)``.
+    /// - Throws: `CryptStoreError/tamperedItem(key:)` when the sealed item does not open,
+    ///   `CryptStoreError/decodingFailed(key:underlying:)` when it is not a `Value`, or
+    ///   `CryptStoreError/readFailed(key:underlying:)`.
     public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Value? {
         let sealer = try await preparedSealer(for: .read(key.key))
         let itemName = sealer.itemName(for: key.key)
@@ -171,9 +171,9 @@ extension PostgresCrypt: AsyncCryptStoring {
 
     /// Seals `value` and stores it for `key`, in one statement that also checks the namespace's header.
     ///
-    /// - Throws: ``ForgeCrypt/CryptStoreError/encodingFailed(key:underlying:)``,
-    ///   ``ForgeCrypt/CryptStoreError/vaultReplaced(path:)`` or
-    ///   ``ForgeCrypt/CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept.
+    /// - Throws: `CryptStoreError/encodingFailed(key:underlying:)`,
+    ///   `CryptStoreError/vaultReplaced(path:)` or
+    ///   `CryptStoreError/writeFailed(key:underlying:)`; the previous secret is kept.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) async throws {
         let sealer = try await preparedSealer(for: .write(key.key))
         let itemName = sealer.itemName(for: key.key)
@@ -199,7 +199,7 @@ extension PostgresCrypt: AsyncCryptStoring {
 
     /// Removes the secret stored for `key`; succeeds when there is none.
     ///
-    /// - Throws: ``ForgeCrypt/CryptStoreError/removeFailed(key:underlying:)``.
+    /// - Throws: `CryptStoreError/removeFailed(key:underlying:)`.
     public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws {
         let itemName = try await preparedSealer(for: .remove(key.key)).itemName(for: key.key)
         try await perform(.remove(key.key)) { [self] connection in
@@ -214,7 +214,7 @@ extension PostgresCrypt: AsyncCryptStoring {
     /// Returns true when a secret is stored for `key`; the sealed item is not opened (``get(_:)`` tells whether it is
     /// intact).
     ///
-    /// - Throws: ``ForgeCrypt/CryptStoreError/readFailed(key:underlying:)``.
+    /// - Throws: `CryptStoreError/readFailed(key:underlying:)`.
     public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Bool {
         let itemName = try await preparedSealer(for: .read(key.key)).itemName(for: key.key)
         return try await perform(.read(key.key)) { [self] connection in
@@ -235,7 +235,7 @@ extension PostgresCrypt: AsyncCryptStoring {
     /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
     /// usable, and other namespaces are untouched.
     ///
-    /// - Throws: ``ForgeCrypt/CryptStoreError/removeAllFailed(underlying:)``.
+    /// - Throws: `CryptStoreError/removeAllFailed(underlying:)`.
     public func deleteAll() async throws {
         _ = try await preparedSealer(for: .removeAll)
         try await perform(.removeAll) { [self] connection in
@@ -252,8 +252,8 @@ extension PostgresCrypt: AsyncCryptStoring {
     /// No key name is in the table: each sealed item is opened to read the name sealed in it, which must be the one
     /// its row is named after. Rows whose `item` is not an item's name are left out.
     ///
-    /// - Throws: ``ForgeCrypt/CryptStoreError/tamperedItem(key:)`` naming the row's `item` when a sealed item does not
-    ///   open as that item, or ``ForgeCrypt/CryptStoreError/listFailed(underlying:)``.
+    /// - Throws: `CryptStoreError/tamperedItem(key:)` naming the row's `item` when a sealed item does not
+    ///   open as that item, or `CryptStoreError/listFailed(underlying:)`.
     public func keys() async throws -> [String] {
         let sealer = try await preparedSealer(for: .list)
         let rows = try await perform(.list) { [self] connection in
@@ -290,7 +290,7 @@ extension PostgresCrypt {
         }
     }
 
-    /// Runs `body` on a connection; any failure but a ``ForgeCrypt/CryptStoreError`` is thrown as `operation`'s
+    /// Runs `body` on a connection; any failure but a `CryptStoreError` is thrown as `operation`'s
     /// error.
     func perform<Result: Sendable>(
         _ operation: StoreOperation,
@@ -301,7 +301,7 @@ extension PostgresCrypt {
         }
     }
 
-    /// Runs `work`, throwing any failure but a ``ForgeCrypt/CryptStoreError`` as `operation`'s error.
+    /// Runs `work`, throwing any failure but a `CryptStoreError` as `operation`'s error.
     private func reporting<Result>(
         _ operation: StoreOperation,
         _ work: () async throws -> Result

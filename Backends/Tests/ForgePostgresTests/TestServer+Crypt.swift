@@ -14,7 +14,7 @@ extension TestServer {
         _ body: ([PostgresCrypt]) async throws -> Void
     ) async throws {
         let namespace = "test-\(UUID().uuidString)"
-        try await withCryptClients(count) { clients in
+        try await withClients(count) { clients in
             let stores = clients.map {
                 PostgresCrypt(client: $0, namespace: namespace, masterKey: masterKey, tableName: tableName)
             }
@@ -26,16 +26,6 @@ extension TestServer {
             }
             try await stores[0].deleteAll()
         }
-    }
-
-    /// Runs `body` with `count` running clients.
-    private static func withCryptClients(
-        _ count: Int,
-        _ body: ([PostgresClient]) async throws -> Void,
-        clients: [PostgresClient] = []
-    ) async throws {
-        if clients.count == count { return try await body(clients) }
-        try await withClient { client in try await withCryptClients(count, body, clients: clients + [client]) }
     }
 
     /// Every row of the namespace `namespace` of a secrets table, as the database holds them: what an administrator

@@ -68,7 +68,7 @@ enum TestServer {
     }
 
     /// Runs `body` with `count` running clients.
-    private static func withClients(
+    static func withClients(
         _ count: Int,
         _ body: ([PostgresClient]) async throws -> Void,
         clients: [PostgresClient] = []

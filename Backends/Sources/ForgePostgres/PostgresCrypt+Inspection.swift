@@ -1,0 +1,52 @@
+internal import ForgeCrypt
+internal import Foundation
+public import PostgresNIO
+
+/// Reading a secrets table without the master key, for tools that inspect a database (such as the `forge inspect`
+/// command of the examples).
+extension PostgresCrypt {
+    /// How many secrets `namespace` holds in `tableName`, counted without the master key; nil when the namespace
+    /// holds no secrets store (no header) or the table does not exist.
+    ///
+    /// Namespaces are stored hashed, so a table cannot list them: name the namespace to count. Only reads: a missing
+    /// table is not created.
+    ///
+    /// - Throws: `CryptStoreError.listFailed(underlying:)`.
+    public static func itemCount(
+        client: PostgresClient,
+        namespace: String,
+        tableName: String = "forge_secrets",
+        connectionWait: Duration = .seconds(10)
+    ) async throws -> Int? {
+        let table = PostgresCryptTable(name: tableName)
+        if let failure = table.validationFailure {
+            throw CryptStoreError.listFailed(underlying: .other(failure))
+        }
+        let namespaceBytes = Data(namespace.precomposedStringWithCanonicalMapping.utf8)
+        do {
+            return try await ConnectionLease(client: client, wait: connectionWait)
+                .withConnection { connection in
+                    for try await found
+                        in try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
+                        .decode(Bool.self) where !found
+                    {
+                        return nil
+                    }
+                    let query: PostgresQuery = try """
+                        SELECT count(*) FILTER (WHERE item <> \(PostgresCryptTable.headerItem))::int,
+                               bool_or(item = \(PostgresCryptTable.headerItem))
+                        FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes))
+                        """
+                    for try await (count, hasHeader)
+                        in try await connection.query(query, logger: ConnectionLease.logger)
+                        .decode((Int, Bool?).self)
+                    {
+                        return hasHeader == true ? count : nil
+                    }
+                    return nil
+                }
+        } catch {
+            throw CryptStoreError.listFailed(underlying: FailureReason(postgres: error))
+        }
+    }
+}
