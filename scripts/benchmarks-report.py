@@ -295,7 +295,8 @@ def main():
         "postgres-nio on a connection leased from the same `PostgresClient`, with the library's JSON settings;",
         "*DiskKVStore* is the disk store's same operation, for scale. `postgres.kv.stream` is the time from a set",
         "to its value out of a stream of the key: the store's `stream(key)` beside a raw `LISTEN` that, notified by",
-        "the same trigger, sends the same read.",
+        "the same trigger, sends the same read. *limit.leaseWait* is the limit leased as the store leases (the",
+        "statement in a child task, raced against a sleep of the connection wait): what that alone costs.",
     ]
     if latency:
         count = min(row["count"] for row in latency)

@@ -71,6 +71,10 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // MARK: What the store's lease with a wait costs, alone (LeaseWaitBenchmarks.swift).
+
+    leaseWaitBenchmarks(fixture, configuration: network)
+
     // MARK: stream: from a set to its value out of a stream of the key.
     // Ours: `store.set`, then the value out of `store.stream(key)` (the store's listener is notified, signals the
     // stream, which re-reads the key). The limit: the raw set, then the value out of a raw `LISTEN` on a leased
