@@ -35,7 +35,7 @@ final class PostgresFixture: Sendable {
     /// The stream the running stream benchmark awaits, between its setup and its teardown.
     private let observer = Mutex<StreamObserver?>(nil)
 
-    /// A fixture of the server that `url` names, not yet started.
+    /// A fixture of the server `configuration` reaches, not yet started.
     init(configuration: PostgresClient.Configuration) {
         client = PostgresClient(configuration: configuration)
         store = PostgresKVStore(client: client, namespace: Self.namespace)
