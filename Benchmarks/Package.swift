@@ -13,6 +13,10 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // PostgresKVStore, and postgres-nio and swift-log at the versions Backends/Package.swift names, for its limit.
+        .package(name: "ForgeBackends", path: "../Backends"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // The limits (raw POSIX reads and writes, the library's JSON settings) and the shared fixtures.
@@ -81,6 +85,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/VaultBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // PostgresKVStore beside raw postgres-nio statements of the same SQL, against the server FORGE_POSTGRES_URL
+        // names (run under scripts/postgres-for-tests); without it the target registers no benchmark.
+        .executableTarget(
+            name: "PostgresBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgePostgres", package: "ForgeBackends"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/PostgresBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -43,9 +43,12 @@ TARGETS = {
     "vault.set": 1.3,
     "kv.reactive.fanout1000": 1.5,
     "kv.reactive.disk.fanout1000": 1.5,
+    "postgres.kv.get": 1.3,
+    "postgres.kv.set": 1.3,
+    "postgres.kv.stream": 1.3,
 }
 ORDER = ["kv.memory", "kv.defaults", "kv.disk", "kv.reactive", "file.save", "file.load", "file.list", "file.totalSize",
-         "vault"]
+         "vault", "postgres"]
 # KVStreamLatency's samples in a run's folder: a line per turn, `sample` then a column per `group:variant` (ns).
 LATENCY_FILE = "kv-stream-latency.csv"
 
@@ -286,6 +289,14 @@ def main():
         "changed value followed by `synchronize()`, all it offers for durability (on Linux it truncates and rewrites",
         "the plist in place, then `fsync`s it: flushed, but a crash mid-write can leave the plist torn).",
         "`Data.write(options: .atomic)` does not flush, so the flushed file group has no peer.",
+        "",
+        "The `postgres.kv.*` groups run against a local PostgreSQL server on the loopback, which",
+        "scripts/postgres-for-tests starts. *Ours* is `PostgresKVStore`; the limit sends the store's own SQL through",
+        "postgres-nio on a connection leased from the same `PostgresClient`, with the library's JSON settings;",
+        "*DiskKVStore* is the disk store's same operation, for scale. `postgres.kv.stream` is the time from a set",
+        "to its value out of a stream of the key: the store's `stream(key)` beside a raw `LISTEN` that, notified by",
+        "the same trigger, sends the same read. *limit.leaseWait* is the limit leased as the store leases (the",
+        "statement in a child task, raced against a sleep of the connection wait): what that alone costs.",
     ]
     if latency:
         count = min(row["count"] for row in latency)

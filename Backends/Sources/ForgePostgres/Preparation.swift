@@ -5,11 +5,15 @@ internal import Synchronization
 final class Preparation: Sendable {
     /// The preparation that ran or runs, nil before the first call and after a failure.
     private let task = Mutex<Task<Void, any Error>?>(nil)
+    /// Whether a preparation succeeded: every later call returns at once, without awaiting its task (which would
+    /// suspend the caller until another task resumes it, a thread hop per store call).
+    private let succeeded = Atomic<Bool>(false)
 
     /// Awaits the preparation, starting it with `work` when none has succeeded or is running.
     ///
     /// - Throws: What `work` threw, to every caller that awaited that run.
     func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        if succeeded.load(ordering: .acquiring) { return }
         let current = task.withLock { task in
             if let task { return task }
             let started = Task { try await work() }
@@ -18,6 +22,7 @@ final class Preparation: Sendable {
         }
         do {
             try await Self.value(of: current)
+            succeeded.store(true, ordering: .releasing)
         } catch is CancellationError {
             // This caller gave up; the preparation goes on for the others.
             throw CancellationError()
