@@ -22,6 +22,7 @@ let package = Package(
             name: "ForgePostgres",
             dependencies: [
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -32,6 +33,7 @@ let package = Package(
             dependencies: [
                 "ForgePostgres",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

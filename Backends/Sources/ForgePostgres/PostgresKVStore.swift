@@ -212,7 +212,7 @@ extension PostgresKVStore: AsyncKVStreaming {
 
 extension PostgresKVStore {
     /// The logger of the store's statements: none, since the client logs its connections.
-    static let logger = Logger(label: "ForgePostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = statementLogger
 
     /// The table's name quoted for SQL, so that a name SQL reserves (`user`) is a table name like any other.
     var quotedTable: String { "\"\(tableName)\"" }
@@ -220,41 +220,19 @@ extension PostgresKVStore {
     /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
     var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
 
-    /// `key` in its canonical (NFC) form.
+    /// `key` in its canonical (NFC) form: see `StoredText`.
     static func canonical(_ key: String) -> String {
-        key.precomposedStringWithCanonicalMapping
+        StoredText.canonical(key)
     }
 
-    /// `key` as a row stores it (keys and namespaces alike): canonical, with `\` written `\\` and NUL written `\0`,
-    /// since PostgreSQL's `text` cannot hold a NUL and any string is a key.
+    /// `key` as a row stores it (keys and namespaces alike): see `StoredText`.
     static func stored(_ key: String) -> String {
-        var stored = ""
-        for scalar in canonical(key).unicodeScalars {
-            switch scalar {
-            case "\\": stored += "\\\\"
-            case "\0": stored += "\\0"
-            default: stored.unicodeScalars.append(scalar)
-            }
-        }
-        return stored
+        StoredText.stored(key)
     }
 
-    /// The key a row stores as `stored`, in canonical form; text that is not an escape the store writes is kept.
+    /// The key a row stores as `stored`: see `StoredText`.
     static func key(fromStored stored: String) -> String {
-        var key = ""
-        var escaping = false
-        for scalar in stored.unicodeScalars {
-            if escaping {
-                key.unicodeScalars.append(scalar == "0" ? "\0" : scalar)
-                escaping = false
-            } else if scalar == "\\" {
-                escaping = true
-            } else {
-                key.unicodeScalars.append(scalar)
-            }
-        }
-        if escaping { key += "\\" }
-        return canonical(key)
+        StoredText.text(fromStored: stored)
     }
 
     /// The JSON stored under every name `key` may be stored under, fetched in one statement.
@@ -292,41 +270,12 @@ extension PostgresKVStore {
         }
     }
 
-    /// Runs `body` on a connection leased from the client, waiting at most ``connectionWait`` for it.
-    ///
-    /// - Throws: `ConnectionWaitExpired` when no connection was leased in time (the lease is then cancelled, and
-    ///   `body` never runs), or what the lease or `body` throws.
+    /// Runs `body` on a connection leased from the client, waiting at most ``connectionWait`` for it: see
+    /// `ConnectionLease`.
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let leased = LeaseFlag()
-        return try await withThrowingTaskGroup(of: LeaseOutcome<Result>.self) { [client, connectionWait] group in
-            group.addTask {
-                let result = try await client.withConnection { connection in
-                    // A call the wait gave up on has been cancelled: it must not start its statement.
-                    guard leased.markLeased() else { throw CancellationError() }
-                    return try await body(connection)
-                }
-                return .finished(result)
-            }
-            group.addTask {
-                try await Task.sleep(for: connectionWait)
-                return .waitExpired
-            }
-            while let outcome = try await group.next() {
-                switch outcome {
-                case .finished(let result):
-                    group.cancelAll()
-                    return result
-                case .waitExpired:
-                    if leased.giveUpUnlessLeased() {
-                        group.cancelAll()
-                        throw ConnectionWaitExpired(wait: connectionWait)
-                    }
-                }
-            }
-            throw CancellationError()
-        }
+        try await ConnectionLease(client: client, wait: connectionWait).run(body)
     }
 }
 
@@ -348,12 +297,4 @@ enum StoreOperation {
         case .list: .listFailed(underlying: reason)
         }
     }
-}
-
-/// What came first of a call's statement and its connection wait.
-enum LeaseOutcome<Result: Sendable>: Sendable {
-    /// The statement ran and returned `Result`.
-    case finished(Result)
-    /// The wait for a connection ran out.
-    case waitExpired
 }
