@@ -122,8 +122,9 @@ extension PostgresFileStore {
             let chunk = data[start..<end]
             // Data's encoding is declared throwing; it copies the chunk's bytes and never fails.
             let query: PostgresQuery = try """
-                INSERT INTO \(unescaped: table.chunks) (content_id, chunk_index, data) VALUES (\(content), \(index), \(chunk))
-                """
+            INSERT INTO \(unescaped: table.chunks) (content_id, chunk_index, data) \
+            VALUES (\(content), \(index), \(chunk))
+            """
             _ = try await connection.query(query, logger: statementLogger)
             start = end
             index += 1

@@ -123,6 +123,15 @@ public struct PostgresFileStore: Sendable {
     }
 }
 
+extension PostgresFileStore {
+    /// Saves `data` at `path`, replacing any file stored there, as `FileStoring`'s `save(_:to:)` does.
+    ///
+    /// - Throws: See ``save(_:to:overwrite:)``.
+    public func save(_ data: Data, to path: String) async throws {
+        try await save(data, to: path, overwrite: true)
+    }
+}
+
 extension PostgresFileStore: AsyncFileStoring {
     /// Saves `data` at `path` in one transaction, creating the folders on the way.
     ///

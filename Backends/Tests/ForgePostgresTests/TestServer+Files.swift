@@ -49,3 +49,6 @@ func patternedData(count: Int, seed: UInt8) -> Data {
     }
     return data
 }
+
+/// The logger of the tests' own statements on a connection.
+let testLogger = Logger(label: "ForgePostgresTests")
