@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -44,6 +45,7 @@ let package = Package(
                 "PostgresStreamPeer",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

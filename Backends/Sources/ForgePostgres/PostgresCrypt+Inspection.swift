@@ -33,10 +33,10 @@ extension PostgresCrypt {
                         return nil
                     }
                     let query: PostgresQuery = try """
-                        SELECT count(*) FILTER (WHERE item <> \(PostgresCryptTable.headerItem))::int,
-                               bool_or(item = \(PostgresCryptTable.headerItem))
-                        FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes))
-                        """
+                    SELECT count(*) FILTER (WHERE item <> \(PostgresCryptTable.headerItem))::int,
+                           bool_or(item = \(PostgresCryptTable.headerItem))
+                    FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes))
+                    """
                     for try await (count, hasHeader)
                         in try await connection.query(query, logger: ConnectionLease.logger)
                         .decode((Int, Bool?).self)

@@ -11,18 +11,16 @@ struct PostgresCryptTable: Sendable {
     /// The table's name, checked by ``validationFailure``.
     let name: String
 
-    /// The longest table name, as for the key-value table.
-    static let maximumNameLength = 50
     /// The `item` of a namespace's header row: not 64 hex digits, so never an item's name.
     static let headerItem = "header"
 
     /// Why ``name`` cannot name the table, or nil when it can.
     var validationFailure: String? {
-        PlainIdentifier.problem(of: name, maximumLength: Self.maximumNameLength)
+        TableName.validationFailure(of: name)
     }
 
     /// The table's name quoted for SQL.
-    var quoted: String { PlainIdentifier.quoted(name) }
+    var quoted: String { TableName.quoted(name) }
 
     /// One statement that creates the table when missing, under a transaction-scoped advisory lock, so that stores
     /// preparing at once in several processes do not race on the catalog.

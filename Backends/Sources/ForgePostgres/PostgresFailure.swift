@@ -25,6 +25,13 @@ extension FailureReason {
             self = .other("PostgreSQL connection failure (\(error.code))\(underlying)")
         case let error as PostgresStoreError:
             self = error.reason
+        case let error as PostgresTransactionError:
+            // The error of the step that failed: the transaction's statements, its BEGIN, or its COMMIT.
+            if let cause = error.closureError ?? error.beginError ?? error.commitError {
+                self.init(postgres: cause)
+            } else {
+                self = .other("a PostgreSQL transaction failed")
+            }
         case is CancellationError:
             self = .other("the operation was cancelled")
         default:

@@ -215,46 +215,24 @@ extension PostgresKVStore {
     static let logger = ConnectionLease.logger
 
     /// The table's name quoted for SQL, so that a name SQL reserves (`user`) is a table name like any other.
-    var quotedTable: String { PlainIdentifier.quoted(tableName) }
+    var quotedTable: String { TableName.quoted(tableName) }
 
     /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
     var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
 
-    /// `key` in its canonical (NFC) form.
+    /// `key` in its canonical (NFC) form: see `StoredText`.
     static func canonical(_ key: String) -> String {
-        key.precomposedStringWithCanonicalMapping
+        StoredText.canonical(key)
     }
 
-    /// `key` as a row stores it (keys and namespaces alike): canonical, with `\` written `\\` and NUL written `\0`,
-    /// since PostgreSQL's `text` cannot hold a NUL and any string is a key.
+    /// `key` as a row stores it (keys and namespaces alike): see `StoredText`.
     static func stored(_ key: String) -> String {
-        var stored = ""
-        for scalar in canonical(key).unicodeScalars {
-            switch scalar {
-            case "\\": stored += "\\\\"
-            case "\0": stored += "\\0"
-            default: stored.unicodeScalars.append(scalar)
-            }
-        }
-        return stored
+        StoredText.stored(key)
     }
 
-    /// The key a row stores as `stored`, in canonical form; text that is not an escape the store writes is kept.
+    /// The key a row stores as `stored`: see `StoredText`.
     static func key(fromStored stored: String) -> String {
-        var key = ""
-        var escaping = false
-        for scalar in stored.unicodeScalars {
-            if escaping {
-                key.unicodeScalars.append(scalar == "0" ? "\0" : scalar)
-                escaping = false
-            } else if scalar == "\\" {
-                escaping = true
-            } else {
-                key.unicodeScalars.append(scalar)
-            }
-        }
-        if escaping { key += "\\" }
-        return canonical(key)
+        StoredText.text(fromStored: stored)
     }
 
     /// The JSON stored under every name `key` may be stored under, fetched in one statement.

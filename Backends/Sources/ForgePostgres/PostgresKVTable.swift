@@ -14,10 +14,6 @@ struct PostgresKVTable: Sendable {
     /// The table's name, checked by ``validationFailure``.
     let name: String
 
-    /// The longest table name: room is kept for the `_notify` suffix of the trigger function within PostgreSQL's
-    /// 63 bytes.
-    static let maximumNameLength = 50
-
     /// How many unicode scalars of the namespace and of the key a notification carries.
     ///
     /// Two keys that share this
@@ -25,10 +21,9 @@ struct PostgresKVTable: Sendable {
     /// within PostgreSQL's 8000 bytes whatever the key.
     static let payloadPrefixLength = 900
 
-    /// Why ``name`` cannot name the table, or nil when it can: a plain identifier of lowercase ASCII letters,
-    /// digits and underscores, not starting with a digit, at most ``maximumNameLength`` long.
+    /// Why ``name`` cannot name the table, or nil when it can: see `TableName`.
     var validationFailure: String? {
-        PlainIdentifier.problem(of: name, maximumLength: Self.maximumNameLength)
+        TableName.validationFailure(of: name)
     }
 
     /// The channel every write to the table notifies: the table's name.

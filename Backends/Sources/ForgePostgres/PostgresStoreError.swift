@@ -3,8 +3,8 @@ public import ForgeKVStore
 /// An error of ForgePostgres that is not a store operation's: preparing a store's table failed, or a server URL
 /// could not be read.
 ///
-/// A store operation reports a failure as its protocol's error (`KVStoreError`), with the same
-/// reason as here.
+/// A store operation reports a failure as its protocol's error (`KVStoreError`, `FileStoreError`,
+/// `CryptStoreError`), with the same reason as here.
 public enum PostgresStoreError: Error, Sendable, Hashable {
     /// The table `table` could not be created or checked; `underlying` says why (the server's message, a
     /// connection failure, a table name that is not a plain identifier).

@@ -1,8 +1,13 @@
-/// The names a store writes into its SQL as they are (a table's name): checked to be plain identifiers, and quoted.
-enum PlainIdentifier {
+/// The rule for the name of a store's table: a plain identifier, written into SQL quoted, so that a name SQL
+/// reserves (`user`, `order`) is a table name like any other and nothing else can reach the SQL.
+enum TableName {
+    /// The longest table name: room is kept for the suffixes of the objects named after the table (`_notify`,
+    /// `_chunks`, `_row_hash`) within PostgreSQL's 63 bytes.
+    static let maximumLength = 50
+
     /// Why `name` cannot name a table, or nil when it can: a plain identifier of lowercase ASCII letters, digits and
-    /// underscores, not starting with a digit, at most `maximumLength` long.
-    static func problem(of name: String, maximumLength: Int) -> String? {
+    /// underscores, not starting with a digit, at most ``maximumLength`` long.
+    static func validationFailure(of name: String) -> String? {
         let scalars = name.unicodeScalars
         let isPlain =
             !scalars.isEmpty && scalars.count <= maximumLength
@@ -13,9 +18,9 @@ enum PlainIdentifier {
             + "at most \(maximumLength) characters)"
     }
 
-    /// `name` quoted for SQL, so that a name SQL reserves (`user`, `order`) is a name like any other.
+    /// `name` quoted for SQL.
     ///
-    /// Only for names ``problem(of:maximumLength:)`` accepts: they hold no quote.
+    /// Only for names ``validationFailure(of:)`` accepts: they hold no quote.
     static func quoted(_ name: String) -> String {
         "\"\(name)\""
     }

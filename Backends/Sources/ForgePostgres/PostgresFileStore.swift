@@ -1,0 +1,281 @@
+public import ForgeFileStore
+public import Foundation
+internal import Logging
+public import PostgresNIO
+
+/// An `AsyncFileStoring` store on PostgreSQL tables, shared by every server that reaches the
+/// database: files by relative path, their content in chunks.
+///
+/// The store uses a `PostgresClient` that the caller creates and runs; the store never runs or shuts it down:
+///
+/// ```swift
+/// let client = PostgresClient(configuration: configuration)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await client.run() }
+///     let files = PostgresFileStore(client: client, namespace: "taskflow")
+///     try await files.save(Data("hello".utf8), to: "notes/today.txt")
+///     print(try await files.list(in: "notes"))  // ["notes/today.txt"]
+/// }
+/// ```
+///
+/// It behaves as `DiskFileStore` does: the same path rules (checked by
+/// `StoredFilePath`, paths kept in their canonical NFC spelling), implicit folders, a path never a file
+/// and a folder at once, the same listing order and the same `FileStoreError` for the same situation,
+/// each naming the path as given.
+///
+/// ## The tables
+/// Two tables, created on first use or by ``prepare()``: ``tableName`` (`forge_files` unless told) holds a row per
+/// file, `(namespace_hash, namespace, path, size, content_id)`, and `<tableName>_chunks` holds the content,
+/// `(content_id, chunk_index, data)`, in rows of 1 MiB. Namespaces are stored as the key-value store
+/// stores them (canonical, `\` and NUL escaped) and found by their SHA-256, since a B-tree entry holds at most 2,704
+/// bytes. Stores on one table under different namespaces share nothing. ``list(in:)`` and ``totalSize()`` are
+/// computed by the server, over the range of paths under the folder.
+///
+/// ## Atomicity
+/// A save is one transaction: it writes the new content under a new `content_id`, points the file's row at it and
+/// deletes the old chunks. A reader sees the old content or the new, and a save cut short (a failure, a connection
+/// killed, a process gone) leaves nothing of itself. A load reads the row and its chunks in one `REPEATABLE READ`
+/// transaction, so a save that commits meanwhile never tears it. The checks that a path is not a folder, that no folder
+/// on its way is a file, and that a file is there for `overwrite: false`, are serialised by a transaction-scoped
+/// advisory lock per top folder of each namespace (all of `docs/…` in one, `notes/…` in another), so that of two
+/// conflicting saves one sees the other's result; saves under different top folders never wait for each other.
+/// ``delete(_:)`` takes the same lock, and ``deleteAll()`` one on the whole namespace.
+///
+/// ## Memory
+/// A save holds the caller's `Data` and the one chunk being sent; a load builds one `Data`, its capacity reserved from
+/// the stored size, and holds the one chunk being received. A file of any size costs one copy of it in memory.
+///
+/// ## Failures
+/// A failure of the server or of the connection throws the operation's `FileStoreError` case with a
+/// `FailureReason` naming what failed, ``exists(_:)`` included. When no connection can be had within
+/// ``connectionWait`` (the server is down, the pool is busy), the call fails rather than wait. A row that other SQL
+/// wrote and that the store cannot read (content that does not add up to its size, a path that breaks the rules)
+/// fails the read with a typed error too.
+public struct PostgresFileStore: Sendable {
+    /// The name of the group of files this store holds; other namespaces in the table are never touched.
+    public let namespace: String
+    /// The table of the files' rows; their content lives in `<tableName>_chunks`.
+    public let tableName: String
+    /// How long a call waits for a connection of the client before it fails.
+    public let connectionWait: Duration
+    /// The client whose connections every call leases; the caller runs it.
+    public let client: PostgresClient
+
+    /// The size, in bytes, of the rows content is stored in: 1 MiB.
+    static let chunkSize = 1 << 20
+
+    /// The tables' SQL names.
+    let table: PostgresFileTable
+    /// ``namespace`` as rows store it: see `StoredText`.
+    let storedNamespace: String
+    /// Whether the tables exist; shared by copies of the store.
+    private let preparation = Preparation()
+
+    /// Creates a store for `namespace`'s files in `tableName`, on `client`'s connections.
+    ///
+    /// Nothing is sent to the server until the first call.
+    ///
+    /// - Parameters:
+    ///   - client: The client to lease connections from. The caller runs it (`client.run()`) for as long as the
+    ///     store is used.
+    ///   - namespace: The group of files of this store. Any string.
+    ///   - tableName: The table of the files, created with its chunk table when missing: a plain identifier (`a`–`z`,
+    ///     `0`–`9`, `_`, at most 50 characters). Defaults to `forge_files`.
+    ///   - connectionWait: How long a call waits for a connection before it throws. Defaults to 10 seconds.
+    public init(
+        client: PostgresClient,
+        namespace: String,
+        tableName: String = "forge_files",
+        connectionWait: Duration = .seconds(10)
+    ) {
+        self.client = client
+        self.namespace = namespace
+        self.tableName = tableName
+        self.connectionWait = connectionWait
+        self.table = PostgresFileTable(name: tableName)
+        self.storedNamespace = StoredText.stored(namespace)
+    }
+
+    /// Creates the two tables when they are missing.
+    ///
+    /// When they are there it only reads the catalog, so a database role that may only read and write rows uses
+    /// tables an administrator made. Every call does this once per store before its first statement; call it at
+    /// start-up to find a problem (a missing permission, an unreachable server) early. Stores preparing at once, in
+    /// any process, wait for one another. A failed preparation is tried again by the next call.
+    ///
+    /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)``.
+    public func prepare() async throws {
+        try await preparation.run { [self] in
+            if let failure = table.validationFailure {
+                throw PostgresStoreError.prepareFailed(table: tableName, underlying: .other(failure))
+            }
+            do {
+                try await ConnectionLease(client: client, wait: connectionWait)
+                    .withConnection { [table] connection in
+                        let rows = try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
+                        for try await isReady in rows.decode(Bool.self) where isReady { return }
+                        _ = try await connection.query(table.createStatement, logger: ConnectionLease.logger)
+                    }
+            } catch {
+                throw PostgresStoreError.prepareFailed(table: tableName, underlying: FailureReason(postgres: error))
+            }
+        }
+    }
+}
+
+extension PostgresFileStore {
+    /// Saves `data` at `path`, replacing any file stored there, as `FileStoring`'s `save(_:to:)` does.
+    ///
+    /// - Throws: See ``save(_:to:overwrite:)``.
+    public func save(_ data: Data, to path: String) async throws {
+        try await save(data, to: path, overwrite: true)
+    }
+}
+
+extension PostgresFileStore: AsyncFileStoring {
+    /// Saves `data` at `path` in one transaction, creating the folders on the way.
+    ///
+    /// - Throws: See `FileStoring/save(_:to:overwrite:)`; what was stored at `path` is kept.
+    public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
+        let file = try StoredFilePath(validating: path)
+        try await perform(.write(path)) { [self] connection in
+            try await inTransaction(connection) { connection in
+                try await lockTopFolder(of: file, on: connection)
+                let found = try await conflicts(of: file, on: connection)
+                if found.parentIsFile { throw FileStoreError.writeFailed(path: path, reason: .parentIsFile) }
+                if found.isFolder { throw FileStoreError.writeFailed(path: path, reason: .isFolder) }
+                if found.oldContent != nil, !overwrite { throw FileStoreError.alreadyExists(path: path) }
+                let content = UUID()
+                try await writeChunks(of: data, as: content, on: connection)
+                try await pointRow(of: file, at: content, size: data.count, on: connection)
+                if let old = found.oldContent { try await deleteChunks(of: old, on: connection) }
+            }
+        }
+    }
+
+    /// Returns the contents of the file at `path`, read chunk by chunk in one snapshot.
+    ///
+    /// - Throws: See `FileStoring/load(_:)`; `FileStoreError/readFailed(path:reason:)`
+    ///   also when the stored content does not add up to its size.
+    public func load(_ path: String) async throws -> Data {
+        let file = try StoredFilePath(validating: path)
+        return try await perform(.read(path)) { [self] connection in
+            try await inTransaction(connection) { connection in
+                _ = try await connection.query(
+                    "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+                    logger: ConnectionLease.logger
+                )
+                guard let stored = try await storedContent(of: file, path: path, on: connection) else {
+                    if try await isFolder(file, on: connection) {
+                        throw FileStoreError.readFailed(path: path, reason: .isFolder)
+                    }
+                    throw FileStoreError.notFound(path: path)
+                }
+                return try await readChunks(of: stored, path: path, on: connection)
+            }
+        }
+    }
+
+    /// Returns true when a file is stored at `path`; false for folders and invalid paths.
+    ///
+    /// - Throws: `FileStoreError/readFailed(path:reason:)` when the server cannot be read.
+    public func exists(_ path: String) async throws -> Bool {
+        guard let file = try? StoredFilePath(validating: path) else { return false }
+        return try await perform(.read(path)) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT EXISTS (SELECT 1 FROM \(unescaped: table.files) WHERE \
+                namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace) \
+                AND path = \(file.string))
+                """
+            return try await single(Bool.self, query, on: connection) ?? false
+        }
+    }
+
+    /// Deletes the file at `path` and its content in one statement; the folders it leaves empty go with it.
+    ///
+    /// - Throws: See `FileStoring/delete(_:)`.
+    public func delete(_ path: String) async throws {
+        let file = try StoredFilePath(validating: path)
+        try await perform(.delete(path)) { [self] connection in
+            try await inTransaction(connection) { connection in
+                try await lockTopFolder(of: file, on: connection)
+                let query: PostgresQuery = """
+                    WITH gone AS (
+                        DELETE FROM \(unescaped: table.files) WHERE \
+                        namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) \
+                        AND namespace = \(storedNamespace) AND path = \(file.string) RETURNING content_id
+                    ), chunks_gone AS (
+                        DELETE FROM \(unescaped: table.chunks) WHERE content_id IN (SELECT content_id FROM gone)
+                    )
+                    SELECT count(*) FROM gone
+                    """
+                if try await single(Int64.self, query, on: connection) ?? 0 > 0 { return }
+                if try await isFolder(file, on: connection) {
+                    throw FileStoreError.deleteFailed(path: path, reason: .isFolder)
+                }
+                throw FileStoreError.notFound(path: path)
+            }
+        }
+    }
+
+    /// Returns the files and sub-folders directly in `folder`, sorted as Swift sorts strings; sub-folders end in `/`.
+    ///
+    /// The server finds the entries, over the range of paths under `folder`.
+    ///
+    /// - Throws: See `FileStoring/list(in:)`; `FileStoreError/listFailed(path:reason:)`
+    ///   also when the table holds a path under `folder` that breaks the path rules.
+    public func list(in folder: String) async throws -> [String] {
+        let relative = try StoredFilePath(validatingFolder: folder)
+        let entries = try await perform(.list(folder)) { [self] connection in
+            var entries: [String] = []
+            let rows = try await connection.query(listQuery(of: relative), logger: ConnectionLease.logger)
+            for try await entry in rows.decode(String.self) { entries.append(entry) }
+            return entries
+        }
+        for entry in entries {
+            let name = entry.hasSuffix("/") ? String(entry.dropLast()) : entry
+            guard (try? StoredFilePath(validating: name))?.string == name else {
+                throw FileStoreError.listFailed(
+                    path: folder,
+                    reason: .other("the table holds a path that is not valid under '\(folder)': '\(entry)'")
+                )
+            }
+        }
+        return entries.sorted()
+    }
+
+    /// Deletes every file of this namespace and its content, in one statement; other namespaces are untouched.
+    ///
+    /// - Throws: `FileStoreError/deleteFailed(path:reason:)` with an empty path.
+    public func deleteAll() async throws {
+        try await perform(.deleteAll) { [self] connection in
+            try await inTransaction(connection) { connection in
+                let lock: PostgresQuery = "SELECT pg_advisory_xact_lock(hashtextextended(\(namespaceLockKey), 0))"
+                _ = try await connection.query(lock, logger: ConnectionLease.logger)
+                let query: PostgresQuery = """
+                    WITH gone AS (
+                        DELETE FROM \(unescaped: table.files) WHERE \
+                        namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) \
+                        AND namespace = \(storedNamespace) RETURNING content_id
+                    )
+                    DELETE FROM \(unescaped: table.chunks) WHERE content_id IN (SELECT content_id FROM gone)
+                    """
+                _ = try await connection.query(query, logger: ConnectionLease.logger)
+            }
+        }
+    }
+
+    /// The sum of the sizes of this namespace's files, computed by the server.
+    ///
+    /// - Throws: `FileStoreError/listFailed(path:reason:)` with an empty path.
+    public func totalSize() async throws -> Int {
+        let total = try await perform(.list("")) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT coalesce(sum(size), 0)::bigint FROM \(unescaped: table.files) WHERE \
+                namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace)
+                """
+            return try await single(Int64.self, query, on: connection) ?? 0
+        }
+        return Int(total)
+    }
+}

@@ -1,0 +1,67 @@
+import ForgeFileStore
+import ForgePostgres
+import Foundation
+import PostgresNIO
+import Testing
+
+/// A save whose connection the server kills mid-write (`pg_terminate_backend`) fails with a typed error and leaves
+/// the old content whole, with no chunk of the new one left behind.
+@Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
+struct PostgresFileStoreKilledSaveTests {
+    @Test func aSaveKilledMidWriteLeavesTheOldContentWhole() async throws {
+        let table = "killed_files"
+        try await TestServer.withFileStores(tableName: table) { store, reader in
+            let old = patternedData(count: 1_500_000, seed: 3)
+            try await store.save(old, to: "docs/report.bin")
+            let new = patternedData(count: 3 * 1_048_576 + 77, seed: 4)
+
+            try await TestServer.withClient { admin in
+                // The save writes its chunks, then waits at its file row for this table lock, its transaction open:
+                // killed there, it has written everything but the row.
+                let killed = try await admin.withTransaction(logger: testLogger) { connection in
+                    _ = try await connection.query(
+                        PostgresQuery(unsafeSQL: "LOCK TABLE \"\(table)\" IN EXCLUSIVE MODE"),
+                        logger: testLogger
+                    )
+                    let save = Task { try await store.save(new, to: "docs/report.bin") }
+                    let pid = try await waitingSave(of: table, on: connection)
+                    _ = try await connection.query("SELECT pg_terminate_backend(\(pid))", logger: testLogger)
+                    return save
+                }
+                let error = await #expect(throws: FileStoreError.self) { try await killed.value }
+                #expect(error?.path == "docs/report.bin")
+                guard case .writeFailed = error else {
+                    Issue.record("expected writeFailed, got \(String(describing: error))")
+                    return
+                }
+            }
+            #expect(try await reader.load("docs/report.bin") == old)
+            #expect(try await reader.totalSize() == old.count)
+            #expect(try await TestServer.orphanedChunkCount(of: table, on: reader.client) == 0)
+            // The store's client replaces the killed connection.
+            try await store.save(new, to: "docs/report.bin")
+            #expect(try await reader.load("docs/report.bin") == new)
+        }
+    }
+
+    /// The process id of the server backend whose statement waits for a lock on `table`, polled for at most 20 s.
+    private func waitingSave(of table: String, on connection: PostgresConnection) async throws -> Int32 {
+        let query: PostgresQuery = """
+            SELECT pid FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE \("INSERT INTO \"\(table)\" %") AND pid <> pg_backend_pid()
+            """
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            // The activity a transaction reads is a snapshot kept until it ends, unless cleared.
+            _ = try await connection.query("SELECT pg_stat_clear_snapshot()", logger: testLogger)
+            for try await pid in try await connection.query(query, logger: testLogger).decode(Int32.self) {
+                return pid
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw WaitingSaveNotFound()
+    }
+}
+
+/// No save waited for the table lock within the test's bound.
+private struct WaitingSaveNotFound: Error {}
