@@ -138,7 +138,8 @@ extension PostgresFileStore {
             INSERT INTO \(unescaped: table.files) (namespace_hash, namespace, path, size, content_id) \
             VALUES (sha256(convert_to(\(storedNamespace), 'UTF8')), \(storedNamespace), \(file.string), \
             \(Int64(size)), \(content)) \
-            ON CONFLICT (namespace_hash, path) DO UPDATE SET size = excluded.size, content_id = excluded.content_id
+            ON CONFLICT (namespace_hash, path) DO UPDATE SET size = excluded.size, content_id = excluded.content_id, \
+            modified = now()
             """
         _ = try await connection.query(query, logger: ConnectionLease.logger)
     }

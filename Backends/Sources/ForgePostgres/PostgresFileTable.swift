@@ -2,7 +2,7 @@ internal import PostgresNIO
 
 /// The SQL names of a ``PostgresFileStore``'s two tables, and the statement that creates them.
 ///
-/// `<name>` holds one row per file: `(namespace_hash, namespace, path, size, content_id)`, keyed by
+/// `<name>` holds one row per file: `(namespace_hash, namespace, path, size, content_id, modified)`, keyed by
 /// `(namespace_hash, path)`. `namespace_hash` is the SHA-256 of the stored namespace's UTF-8 bytes, so that a
 /// namespace of any length fits PostgreSQL's B-tree (an entry holds at most 2,704 bytes; a path holds at most 1,024);
 /// every statement compares `namespace` itself too. `path` is collated `"C"`: compared byte by byte, so that the
@@ -44,6 +44,7 @@ struct PostgresFileTable: Sendable {
                         path text COLLATE "C" NOT NULL,
                         size bigint NOT NULL,
                         content_id uuid NOT NULL,
+                        modified timestamptz NOT NULL DEFAULT now(),
                         PRIMARY KEY (namespace_hash, path)
                     );
                     CREATE TABLE IF NOT EXISTS \(chunks) (
