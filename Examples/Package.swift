@@ -2,7 +2,8 @@
 
 import PackageDescription
 
-// The TaskFlow example app's service layer, its tests, and the `forge` command-line tool.
+// The TaskFlow example app's service layer, its tests, and the `forge` command-line tool, which also runs TaskFlow on
+// PostgreSQL through the Backends package.
 // Run from the repository root: `swift run --package-path Examples forge demo`.
 let package = Package(
     name: "Examples",
@@ -15,6 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "ForgeStorage", path: ".."),
+        .package(name: "ForgeBackends", path: "../Backends"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
@@ -27,6 +30,7 @@ let package = Package(
             dependencies: [
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ForgePostgres", package: "ForgeBackends"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,6 +39,7 @@ let package = Package(
             dependencies: [
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ForgePostgres", package: "ForgeBackends"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
             ]
         ),
@@ -44,6 +49,8 @@ let package = Package(
                 "forge",
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
+                .product(name: "ForgePostgres", package: "ForgeBackends"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,13 +12,26 @@ struct DemoCommand: AsyncParsableCommand {
             The first run signs a demo user in: a token in the encrypted vault, an avatar in the file \
             store, the onboarding flag in the settings. Later runs show the state the earlier ones kept. \
             --logout signs out and clears all three stores. The vault opens with <root>/master.key (created \
-            when missing), --key-file, or --passphrase (the value of FORGE_PASSPHRASE, or typed at a prompt).
+            when missing), --key-file, or --passphrase (the value of FORGE_PASSPHRASE, or typed at a prompt). \
+            With --postgres URL, TaskFlow's server-side sessions service runs on the three PostgreSQL stores \
+            instead, in the namespace 'taskflow' (or --namespace), its secrets sealed with the same master key.
             """
     )
 
     @OptionGroup var options: RootOptions
 
     @OptionGroup var vaultKey: VaultKeyOptions
+
+    @OptionGroup var postgres: PostgresOptions
+
+    @Option(help: ArgumentHelp("With --postgres: the namespace of the stores (default: taskflow).", valueName: "name"))
+    var namespace: String?
+
+    func validate() throws {
+        if namespace != nil, postgres.url == nil {
+            throw ValidationError("--namespace goes with --postgres: in a data folder the demo's namespaces are fixed.")
+        }
+    }
 
     @Flag(help: "Sign the demo user out, clearing the settings, the files and the secrets.")
     var logout = false
@@ -33,7 +46,11 @@ struct DemoCommand: AsyncParsableCommand {
     ///   stops the demo before anything is written.
     func run(environment: [String: String]) async throws {
         let root = DataRoot(url: options.rootURL)
+        let configuration = try postgres.configuration(environment: environment)
         let masterKey = try vaultKey.masterKey(for: root, environment: environment, keyFileMustExist: false)
+        if let configuration {
+            return try await runOnPostgres(configuration, masterKey: masterKey)
+        }
         // The vault opens first: a wrong or unsafe master key stops the demo before anything is written.
         let secrets = try EncryptedFileCrypt(
             directory: root.directory,
@@ -59,7 +76,7 @@ struct DemoCommand: AsyncParsableCommand {
             print("  signed in with token \(Self.masked(token))")
             // Read with `value(for:)`, so a flag that does not decode is shown as such, not as "false".
             let onboarding = TypedKey(TaskKeys.onboarding)
-            if let note = onboarding.check(in: preferences).note(typeName: onboarding.typeName) {
+            if let note = await onboarding.check(in: preferences).note(typeName: onboarding.typeName) {
                 print("  onboarding: \(note)")
             } else {
                 print("  onboarding completed: \(settings.hasCompletedOnboarding)")
@@ -76,7 +93,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("")
         print("Stored:")
         for key in try preferences.keys() {
-            print("  setting  \(key) = \(KeyReport.read(key, from: preferences).text)")
+            print("  setting  \(key) = \(await KeyReport.read(key, from: preferences).text)")
         }
         print("           in \(preferences.folderURL.path)/")
         for file in try await files.allFiles() {

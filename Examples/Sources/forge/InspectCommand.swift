@@ -14,7 +14,8 @@ struct InspectCommand: AsyncParsableCommand {
             FORGE_PASSPHRASE, or typed at a prompt). A key TaskFlow declares whose value does not decode as \
             the type TaskFlow reads it as is marked "does not decode as TYPE", and one stored by an older \
             version that the key's migration reads is marked as such. Exits with a non-zero status when a value \
-            is corrupt or does not decode, or a revealed key has no secret.
+            is corrupt or does not decode, or a revealed key has no secret. With --postgres URL, the namespaces \
+            of a PostgreSQL database's three store tables are shown the same way.
             """
     )
 
@@ -33,6 +34,8 @@ struct InspectCommand: AsyncParsableCommand {
     var revealedKeys: [String] = []
 
     @OptionGroup var vaultKey: VaultKeyOptions
+
+    @OptionGroup var postgres: PostgresOptions
 
     func run() async throws {
         var output = StandardOutput()
@@ -54,7 +57,35 @@ struct InspectCommand: AsyncParsableCommand {
     ///   namespaces, the listing of a key-value store and the master key.
     func run(environment: [String: String], to output: inout some CommandOutput) async throws {
         guard !revealedKeys.contains("") else { throw ForgeError.emptyKey }
-        let root = try options.existingRoot()
+        let location: String
+        let otherFiles: [String]
+        let reports: [NamespaceReport]
+        if let configuration = try postgres.configuration(environment: environment) {
+            location = PostgresOptions.location(of: configuration)
+            otherFiles = []
+            reports = try await postgresReports(configuration, environment: environment)
+        } else {
+            let root = try options.existingRoot()
+            location = root.path
+            otherFiles = root.looseFiles()
+            reports = try await folderReports(in: root, environment: environment)
+        }
+        if json {
+            output.write(line: try Self.jsonText(location: location, otherFiles: otherFiles, reports: reports))
+        } else {
+            output.write(line: Self.text(location: location, otherFiles: otherFiles, reports: reports))
+        }
+        let missing = Self.keysWithoutSecret(revealedKeys, in: reports)
+        if !missing.isEmpty {
+            let vaults = reports.filter { $0.kind == .vault }.map(\.name)
+            throw ForgeError.missingSecrets(missing, vaults: vaults)
+        }
+        let problems = reports.reduce(0) { $0 + $1.problemCount }
+        if problems > 0 { throw ForgeError.problemsFound(problems) }
+    }
+
+    /// The reports of the namespaces of the data folder `root` (or of `--namespace` alone).
+    private func folderReports(in root: DataRoot, environment: [String: String]) async throws -> [NamespaceReport] {
         let namespaces = try namespace.map { [$0] } ?? root.namespaces()
         var masterKey: MasterKey?
         var reports: [NamespaceReport] = []
@@ -66,18 +97,7 @@ struct InspectCommand: AsyncParsableCommand {
             }
             reports.append(try await report(for: name, kind: kind, in: root, masterKey: masterKey))
         }
-        if json {
-            output.write(line: try Self.jsonText(root: root, reports: reports))
-        } else {
-            output.write(line: Self.text(root: root, reports: reports))
-        }
-        let missing = Self.keysWithoutSecret(revealedKeys, in: reports)
-        if !missing.isEmpty {
-            let vaults = reports.filter { $0.kind == .vault }.map(\.name)
-            throw ForgeError.missingSecrets(missing, vaults: vaults)
-        }
-        let problems = reports.reduce(0) { $0 + $1.problemCount }
-        if problems > 0 { throw ForgeError.problemsFound(problems) }
+        return reports
     }
 
     /// The keys of `keys` that have a secret in none of the vaults of `reports`.
@@ -100,7 +120,8 @@ struct InspectCommand: AsyncParsableCommand {
         case .keyValue:
             let store = DiskKVStore(directory: root.directory, namespace: namespace)
             // `keys()`, not `storedKeys()`: a folder that cannot be listed is an error, not an empty store.
-            let values = try store.keys().map { KeyReport.read($0, from: store) }
+            var values: [KeyReport] = []
+            for key in try store.keys() { values.append(await KeyReport.read(key, from: store)) }
             return NamespaceReport(name: namespace, kind: kind, folder: store.folderURL.path, content: .values(values))
         case .files:
             let store = DiskFileStore(directory: root.directory, namespace: namespace)
@@ -129,14 +150,20 @@ struct InspectCommand: AsyncParsableCommand {
         let vault = try EncryptedFileCrypt(directory: root.directory, namespace: namespace, masterKey: masterKey)
         return try revealedKeys.map { key in
             let bytes = try vault.get(CryptKey<Data>(key: key))
-            return (key, bytes.map { String(data: $0, encoding: .utf8) ?? "base64:" + $0.base64EncodedString() })
+            return (key, bytes.map(Self.secretText))
         }
     }
 
-    static func text(root: DataRoot, reports: [NamespaceReport]) -> String {
-        var lines = ["\(root.path)"]
-        let looseFiles = root.looseFiles()
-        if !looseFiles.isEmpty { lines.append("  files beside the stores: \(looseFiles.joined(separator: ", "))") }
+    /// A revealed secret as text: its UTF-8, or `base64:` and its bytes in Base64 when it is not text.
+    static func secretText(_ secret: Data) -> String {
+        String(data: secret, encoding: .utf8) ?? "base64:" + secret.base64EncodedString()
+    }
+
+    /// The text report of the stores at `location` (a data folder, or a database), with the `otherFiles` beside
+    /// them.
+    static func text(location: String, otherFiles: [String], reports: [NamespaceReport]) -> String {
+        var lines = [location]
+        if !otherFiles.isEmpty { lines.append("  files beside the stores: \(otherFiles.joined(separator: ", "))") }
         if reports.isEmpty { lines.append("  (no stores)") }
         for report in reports {
             lines.append("")
@@ -163,7 +190,9 @@ struct InspectCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    static func jsonText(root: DataRoot, reports: [NamespaceReport]) throws -> String {
+    /// The JSON report of the stores at `location` (a data folder, or a database), with the `otherFiles` beside
+    /// them.
+    static func jsonText(location: String, otherFiles: [String], reports: [NamespaceReport]) throws -> String {
         let namespaces: [[String: Any]] = reports.map { report in
             var object: [String: Any] = ["name": report.name, "kind": report.kind.rawValue, "folder": report.folder]
             switch report.content {
@@ -186,7 +215,7 @@ struct InspectCommand: AsyncParsableCommand {
             return object
         }
         let data = try JSONSerialization.data(
-            withJSONObject: ["root": root.path, "namespaces": namespaces, "otherFiles": root.looseFiles()]
+            withJSONObject: ["root": location, "namespaces": namespaces, "otherFiles": otherFiles]
                 as [String: Any],
             options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         )
@@ -251,10 +280,18 @@ struct KeyReport {
 
     /// The report of `key` in `store`: its JSON as stored, and, for a key TaskFlow declares, whether it reads
     /// as the key's type.
-    static func read(_ key: String, from store: DiskKVStore) -> KeyReport {
-        let json = store.rawJSON(forKey: key).flatMap(parse)
-        let typed = json == nil ? nil : TypedKey.taskFlow(named: key)
-        return KeyReport(key: key, json: json, typeCheck: typed.map { ($0.typeName, $0.check(in: store)) })
+    static func read(_ key: String, from store: DiskKVStore) async -> KeyReport {
+        await read(key, json: store.rawJSON(forKey: key), from: store)
+    }
+
+    /// The report of `key`, whose stored JSON is `data` (nil when missing) in `store`, which reads it as TaskFlow
+    /// does for a key TaskFlow declares.
+    static func read(_ key: String, json data: Data?, from store: any AsyncKVStoring) async -> KeyReport {
+        let json = data.flatMap(parse)
+        guard json != nil, let typed = TypedKey.taskFlow(named: key) else {
+            return KeyReport(key: key, json: json, typeCheck: nil)
+        }
+        return KeyReport(key: key, json: json, typeCheck: (typed.typeName, await typed.check(in: store)))
     }
 
     /// Whether the app cannot read the value: the file is corrupt, or the value does not decode as the type.

@@ -64,7 +64,7 @@ struct KVCommand: AsyncParsableCommand {
             }
             output.write(line: String(decoding: data, as: UTF8.self))
             guard let typed = TypedKey.taskFlow(named: key) else { return }
-            switch typed.check(in: store) {
+            switch await typed.check(in: store) {
             case .decodes, .migrates, .unreadable:
                 // A read that fails right after the JSON was read is a race with another process, not the value's
                 // fault: the JSON printed is what the store held.

@@ -12,7 +12,7 @@ struct TypedKey: Sendable {
     /// The type TaskFlow reads the key as, as Swift spells it (`Reminder`).
     let typeName: String
     /// Reads the key from a store, as TaskFlow reads it.
-    private let check: @Sendable (any KVStoring) -> TypeCheck
+    private let check: @Sendable (any AsyncKVStoring) async -> TypeCheck
 
     /// The typed keys of TaskFlow's settings.
     static let taskFlow = [TypedKey(TaskKeys.onboarding), TypedKey(TaskKeys.launchCount), TypedKey(TaskKeys.reminder)]
@@ -26,22 +26,22 @@ struct TypedKey: Sendable {
     init<Value>(_ key: KVKey<Value>) {
         name = key.key
         typeName = "\(Value.self)"
-        check = { store in Self.check(key, in: store) }
+        check = { store in await Self.check(key, in: store) }
     }
 
     /// How the value stored for this key in `store` reads as ``typeName``.
-    func check(in store: any KVStoring) -> TypeCheck {
-        check(store)
+    func check(in store: any AsyncKVStoring) async -> TypeCheck {
+        await check(store)
     }
 
     /// Reads `key` from `store` first without its migrations, then, when that does not decode, with them.
-    private static func check<Value>(_ key: KVKey<Value>, in store: any KVStoring) -> TypeCheck {
+    private static func check<Value>(_ key: KVKey<Value>, in store: any AsyncKVStoring) async -> TypeCheck {
         do {
-            _ = try store.value(for: key.withoutMigrations)
+            _ = try await store.value(for: key.withoutMigrations)
             return .decodes
         } catch KVStoreError.decodingFailed where !key.migrations.isEmpty {
             do {
-                _ = try store.value(for: key)
+                _ = try await store.value(for: key)
                 return .migrates
             } catch {
                 return TypeCheck(error)

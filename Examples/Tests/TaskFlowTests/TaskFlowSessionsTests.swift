@@ -1,17 +1,27 @@
+import ForgePostgres
 import ForgeStorage
 import ForgeStorageTesting
 import Foundation
 import TaskFlow
 import Testing
 
-/// The server-side sessions service, unchanged, on the in-memory twins, on the disk stores and over a reactive store:
-/// the asynchronous protocols let one service run on any store.
+/// The server-side sessions service, unchanged, on the in-memory twins, on the disk stores, over a reactive store and
+/// on the three PostgreSQL stores: the asynchronous protocols let one service run on any store.
 struct TaskFlowSessionsTests {
     /// The stores a test runs the service on.
     enum Stores: String, CaseIterable, CustomTestStringConvertible {
-        case memory, disk, reactiveDisk
+        case memory, disk, reactiveDisk, postgres
 
         var testDescription: String { rawValue }
+
+        /// The server `FORGE_POSTGRES_URL` names, which `scripts/postgres-for-tests` sets; the PostgreSQL stores are
+        /// left out without one.
+        static let postgresURL = ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"]
+
+        /// The kinds of stores this machine can run the service on.
+        static var available: [Stores] {
+            allCases.filter { $0 != .postgres || postgresURL != nil }
+        }
 
         /// Runs `body` with the service over fresh stores of this kind, then removes what they stored.
         func withSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
@@ -37,11 +47,42 @@ struct TaskFlowSessionsTests {
                         secrets: secrets
                     )
                 )
+            case .postgres:
+                try await withPostgresSessions(body)
+            }
+        }
+
+        /// Runs `body` with the service over the three PostgreSQL stores of a new namespace, then removes what they
+        /// stored.
+        private func withPostgresSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
+            let url = try #require(Self.postgresURL)
+            let client = PostgresClient(configuration: try PostgresClient.Configuration(url: url))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                defer { group.cancelAll() }
+                let namespace = "taskflow-test-\(UUID().uuidString)"
+                let settings = PostgresKVStore(client: client, namespace: namespace)
+                let files = PostgresFileStore(client: client, namespace: namespace)
+                let secrets = PostgresCrypt(
+                    client: client,
+                    namespace: namespace,
+                    masterKey: .symmetric(SymmetricKey(size: .bits256))
+                )
+                var failure: (any Error)?
+                do {
+                    try await body(TaskFlowSessions(settings: settings, files: files, secrets: secrets))
+                } catch {
+                    failure = error
+                }
+                try await settings.removeAll()
+                try await files.deleteAll()
+                try await secrets.deleteAll()
+                if let failure { throw failure }
             }
         }
     }
 
-    @Test(arguments: Stores.allCases)
+    @Test(arguments: Stores.available)
     func signInKeepsEachUsersSessionAndSignOutRemovesOnlyTheirs(stores: Stores) async throws {
         try await stores.withSessions { sessions in
             let morning = Date(timeIntervalSinceReferenceDate: 800_000_000)
@@ -57,7 +98,7 @@ struct TaskFlowSessionsTests {
         }
     }
 
-    @Test(arguments: Stores.allCases)
+    @Test(arguments: Stores.available)
     func twoSignOutsOfOneUserAtOnceBothSucceed(stores: Stores) async throws {
         try await stores.withSessions { sessions in
             try await sessions.signIn("ada", token: "t", avatar: Data("a".utf8), at: Date())

@@ -1,0 +1,51 @@
+import ArgumentParser
+import ForgePostgres
+import Foundation
+
+/// The `--postgres` option of `demo` and `inspect`: use the stores of a PostgreSQL database instead of a data folder.
+struct PostgresOptions: ParsableArguments {
+    /// The environment variable a password is read from when the URL has none, as `psql` reads it.
+    static let passwordVariable = "PGPASSWORD"
+
+    @Option(
+        name: .customLong("postgres"),
+        help: ArgumentHelp(
+            """
+            Use the stores of this PostgreSQL database (postgres://user@host:port/database) instead of a data \
+            folder. A password missing from the URL is read from PGPASSWORD.
+            """,
+            valueName: "url"
+        )
+    )
+    var url: String?
+
+    /// The client configuration of the URL, with the password of ``passwordVariable`` when the URL has none; nil
+    /// without `--postgres`.
+    ///
+    /// - Throws: `PostgresStoreError.invalidServerURL` when the URL cannot be used.
+    func configuration(environment: [String: String]) throws -> PostgresClient.Configuration? {
+        guard let url else { return nil }
+        var configuration = try PostgresClient.Configuration(url: url)
+        if configuration.password == nil { configuration.password = environment[Self.passwordVariable] }
+        return configuration
+    }
+
+    /// Runs `body` with a client of `configuration` that runs meanwhile, and stops it after.
+    static func withClient<Result>(
+        _ configuration: PostgresClient.Configuration,
+        _ body: (PostgresClient) async throws -> Result
+    ) async throws -> Result {
+        let client = PostgresClient(configuration: configuration)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+
+    /// Where the stores are, as the commands show it: the server and database, never the password.
+    static func location(of configuration: PostgresClient.Configuration) -> String {
+        let server = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
+        return "postgres://\(configuration.username)@\(server)/\(configuration.database ?? configuration.username)"
+    }
+}
