@@ -1,6 +1,8 @@
+import ForgeCrypt
+import ForgeFileStore
 import ForgeKVStore
 import ForgePostgres
-import PostgresNIO
+import Foundation
 import Testing
 
 /// The keys README's sample names, as an app declares them.
@@ -8,17 +10,36 @@ private enum TaskKeys {
     static let taskCount = KVKey<Int>("taskflow.taskCount")
 }
 
-/// README's sample for PostgreSQL, which README quotes from here, run against the test server.
+/// The secret README's sample names, as an app declares it.
+private enum AuthKeys {
+    static let accessToken = CryptKey<String>(key: "auth.access")
+}
+
+/// README's sample for PostgreSQL, which README and the ForgePostgres catalog quote from here, run against the
+/// test server.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
 struct ReadmeSampleTests {
-    @Test func theSampleStoresAValueOnAClientTheCallerRuns() async throws {
+    @Test func theSampleUsesTheThreeStoresOnAClientTheCallerRuns() async throws {
         try await TestServer.withClient { client in
+            let namespace = "readme-\(UUID().uuidString)"
+            // In production: `.keyFile(url)`, `.passphrase(text)`, or a key from your secrets manager.
+            let masterKey = MasterKey.symmetric(SymmetricKey(size: .bits256))
+
             // `client`: a PostgresClient your service group runs (`client.run()`).
-            let settings = PostgresKVStore(client: client, namespace: "taskflow")
+            let settings = PostgresKVStore(client: client, namespace: namespace)
+            let files = PostgresFileStore(client: client, namespace: namespace)
+            let secrets = PostgresCrypt(client: client, namespace: namespace, masterKey: masterKey)
+
             try await settings.set(TaskKeys.taskCount, value: 42)
+            try await files.save(Data("avatar".utf8), to: "avatars/ada.jpg")
+            try await secrets.set("s3cr3t", for: AuthKeys.accessToken)
 
             #expect(try await settings.value(for: TaskKeys.taskCount) == 42)
+            #expect(try await files.load("avatars/ada.jpg") == Data("avatar".utf8))
+            #expect(try await secrets.get(AuthKeys.accessToken) == "s3cr3t")
             try await settings.removeAll()
+            try await files.deleteAll()
+            try await secrets.deleteAll()
         }
     }
 }
