@@ -1,7 +1,7 @@
 internal import ForgeCore
-public import ForgeFileStore
+internal import ForgeFileStore
 internal import Foundation
-public import Testing
+internal import Testing
 
 // The checks that call a store from four real threads at once (see `FileCheckThread`): many tasks on the
 // cooperative pool take turns more often than they overlap, so a store without a lock passes them by chance;

@@ -14,8 +14,12 @@ struct ConnectionLease: Sendable {
 
     /// Runs `body` on a connection leased from the client, waiting at most ``wait`` for it.
     ///
+    /// A call cancelled before its statement starts ends at once; once the statement has started, the call returns
+    /// its outcome, so that a write that committed is never reported as failed.
+    ///
     /// - Throws: `ConnectionWaitExpired` when no connection was leased in time (the lease is then cancelled, and
-    ///   `body` never runs), or what the lease or `body` throws.
+    ///   `body` never runs), `CancellationError` when the caller was cancelled before `body` started, or what the
+    ///   lease or `body` throws.
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -37,8 +41,12 @@ struct ConnectionLease: Sendable {
                 return .finished(result)
             }
             group.addTask {
-                try await Task.sleep(for: wait)
-                return .waitExpired
+                do {
+                    try await Task.sleep(for: wait)
+                    return .waitExpired
+                } catch {
+                    return .cancelled
+                }
             }
             while let outcome = try await group.next() {
                 switch outcome {
@@ -49,6 +57,13 @@ struct ConnectionLease: Sendable {
                     if leased.giveUpUnlessLeased() {
                         group.cancelAll()
                         throw ConnectionWaitExpired(wait: wait)
+                    }
+                case .cancelled:
+                    // The caller was cancelled. Before the statement started, nothing is done and the call ends now;
+                    // after, its outcome is the call's (a statement that committed is not reported as failed).
+                    if leased.giveUpUnlessLeased() {
+                        group.cancelAll()
+                        throw CancellationError()
                     }
                 }
             }
@@ -78,4 +93,6 @@ enum LeaseOutcome<Result: Sendable>: Sendable {
     case finished(Result)
     /// The wait for a connection ran out.
     case waitExpired
+    /// The caller was cancelled during the wait.
+    case cancelled
 }

@@ -5,11 +5,13 @@ extension PostgresClient.Configuration {
     /// A configuration of the server a `postgres://user:password@host:port/database?sslmode=…` URL names, as
     /// `psql` and most tools take it.
     ///
-    /// The scheme is `postgres` or `postgresql`; the host is required; the port defaults to 5432, the user to
-    /// `postgres`, and the database to the user's. User, password and database may be percent-encoded.
-    /// `sslmode` chooses TLS: `disable` turns it off, `prefer` (the default) uses it when the server offers it,
-    /// and `require`, `verify-ca` and `verify-full` require it; whenever TLS is used, the server's certificate is
-    /// verified against the system's trusted roots.
+    /// The scheme is `postgres` or `postgresql`; the host is required (an IPv6 address in brackets, `[::1]`); the
+    /// port defaults to 5432, the user to `postgres`, and the database to the user's. User, password and database are
+    /// percent-decoded once, so `%25` is a `%`. `sslmode` chooses TLS as libpq does: `disable` turns it off, `prefer`
+    /// (the default) and `allow` use it when the server offers it, `require` requires it, all three without checking
+    /// the server's certificate; `verify-ca` also checks that a trusted authority signed the certificate, and
+    /// `verify-full` also that it names the host. `sslrootcert` names a file of trusted authorities in PEM
+    /// (otherwise the system's are trusted).
     ///
     /// - Throws: ``PostgresStoreError/invalidServerURL(reason:)``, which never quotes the URL, since it may hold a
     ///   password.
@@ -20,25 +22,66 @@ extension PostgresClient.Configuration {
         guard url.scheme == "postgres" || url.scheme == "postgresql" else {
             throw .invalidServerURL(reason: "its scheme is not postgres:// or postgresql://")
         }
-        guard let host = url.host, !host.isEmpty else {
+        guard var host = url.percentEncodedHost, !host.isEmpty else {
             throw .invalidServerURL(reason: "it names no host")
         }
-        let tls: TLS
-        switch url.queryItems?.last(where: { $0.name == "sslmode" })?.value ?? "prefer" {
-        case "disable": tls = .disable
-        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        case let mode: throw .invalidServerURL(reason: "its sslmode '\(mode)' is not one PostgreSQL knows")
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let decodedHost = host.removingPercentEncoding else {
+            throw .invalidServerURL(reason: "its host is not percent-encoded correctly")
         }
-        let username = url.user?.removingPercentEncoding ?? "postgres"
-        let database = String(url.path.dropFirst()).removingPercentEncoding
+        let username = try Self.decoded(url.percentEncodedUser, part: "user") ?? "postgres"
+        let password = try Self.decoded(url.percentEncodedPassword, part: "password")
+        let database = try Self.decoded(String(url.percentEncodedPath.dropFirst()), part: "database")
+        let sslmode = url.queryItems?.last(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let roots = url.queryItems?.last(where: { $0.name == "sslrootcert" })?.value
+        let tls: TLS =
+            switch try Self.tlsChoice(sslmode: sslmode, trustedAuthorities: roots) {
+            case nil: .disable
+            case (let configuration, required: false)?: .prefer(configuration)
+            case (let configuration, required: true)?: .require(configuration)
+            }
         self.init(
-            host: host,
+            host: decodedHost,
             port: url.port ?? 5432,
             username: username,
-            password: url.password?.removingPercentEncoding,
+            password: password,
             database: database?.isEmpty == false ? database : nil,
             tls: tls
         )
+    }
+
+    /// The TLS that `sslmode` asks for, as libpq reads it.
+    ///
+    /// Nil for none, or the TLS configuration and whether the connection fails without it. `trustedAuthorities` is
+    /// the file `sslrootcert` names, if any.
+    static func tlsChoice(
+        sslmode: String,
+        trustedAuthorities: String?
+    ) throws(PostgresStoreError) -> (configuration: TLSConfiguration, required: Bool)? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let trustedAuthorities { configuration.trustRoots = .file(trustedAuthorities) }
+        switch sslmode {
+        case "disable":
+            return nil
+        case "allow", "prefer", "require":
+            configuration.certificateVerification = .none
+            return (configuration, required: sslmode == "require")
+        case "verify-ca":
+            configuration.certificateVerification = .noHostnameVerification
+            return (configuration, required: true)
+        case "verify-full":
+            return (configuration, required: true)
+        default:
+            throw .invalidServerURL(reason: "its sslmode '\(sslmode)' is not one PostgreSQL knows")
+        }
+    }
+
+    /// `encoded` (a part of the URL named `part`) percent-decoded, or nil when the URL has no such part.
+    private static func decoded(_ encoded: String?, part: String) throws(PostgresStoreError) -> String? {
+        guard let encoded else { return nil }
+        guard let decoded = encoded.removingPercentEncoding else {
+            throw .invalidServerURL(reason: "its \(part) is not percent-encoded correctly")
+        }
+        return decoded
     }
 }

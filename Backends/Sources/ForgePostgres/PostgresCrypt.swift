@@ -40,7 +40,9 @@ public import PostgresNIO
 /// busy), the call fails rather than wait. A sealed item that does not open throws
 /// `CryptStoreError/tamperedItem(key:)`. A write checks, in its statement, that the namespace still holds
 /// this store's header: a removed header is written back, and a header replaced by another store's throws
-/// `CryptStoreError/vaultReplaced(path:)`, so no secret is sealed where it cannot be read back.
+/// `CryptStoreError/vaultReplaced(path:)`, so no secret is sealed where it cannot be read back. A store that starts
+/// on a namespace whose header row is gone but whose items are there throws `CryptStoreError/corruptVault(path:reason:)`
+/// rather than start a new header that would leave them unreadable for good, as the vault does.
 public struct PostgresCrypt: Sendable {
     /// The name of the group of secrets this store holds; other namespaces in the table are never touched.
     public let namespace: String
@@ -123,15 +125,17 @@ public struct PostgresCrypt: Sendable {
                 return
             }
             let created = try SecretSealer(newHeaderFor: masterKey, location: location)
-            // Never replaces a header: a concurrent store's header wins, and this one opens it.
+            // Never replaces a header: a concurrent store's header wins, and this one opens it. Never starts a new
+            // header beside items either: they were sealed under the one that is gone, and would be lost for good.
             let agreed = try await preparing { [self] connection in
-                try await insertHeader(created.header, on: connection)
+                try await insertHeader(created.header, intoEmptyNamespaceOnly: true, on: connection)
                 return try await readHeader(on: connection)
             }
             guard let agreed else {
-                throw PostgresStoreError.prepareFailed(
-                    table: tableName,
-                    underlying: "the header of namespace '\(namespace)' vanished while it was being created"
+                throw CryptStoreError.corruptVault(
+                    path: location,
+                    reason: "its header row is missing, so the secrets stored in it cannot be opened; put the "
+                        + "header back from a backup, or delete the namespace's rows to start again"
                 )
             }
             if agreed == created.header {
@@ -340,11 +344,18 @@ extension PostgresCrypt {
         return header
     }
 
-    /// Writes `header` as the namespace's header, unless it has one.
-    private func insertHeader(_ header: Data, on connection: PostgresConnection) async throws {
+    /// Writes `header` as the namespace's header, unless it has one; with `intoEmptyNamespaceOnly`, also unless the
+    /// namespace holds items (whose header is gone).
+    private func insertHeader(
+        _ header: Data,
+        intoEmptyNamespaceOnly: Bool = false,
+        on connection: PostgresConnection
+    ) async throws {
         let query: PostgresQuery = try """
         INSERT INTO \(unescaped: table.quoted) (namespace, item, sealed) \
-        VALUES (sha256(\(namespaceBytes)), \(PostgresCryptTable.headerItem), \(header)) \
+        SELECT sha256(\(namespaceBytes)), \(PostgresCryptTable.headerItem), \(header) \
+        WHERE NOT \(intoEmptyNamespaceOnly) OR NOT EXISTS (SELECT 1 FROM \(unescaped: table.quoted) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)) \
         ON CONFLICT (namespace, item) DO NOTHING
         """
         _ = try await connection.query(query, logger: ConnectionLease.logger)

@@ -1,4 +1,4 @@
-import ForgePostgres
+@testable import ForgePostgres
 import PostgresNIO
 import Testing
 
@@ -13,6 +13,21 @@ struct PostgresClientURLTests {
         #expect(configuration.username == "app@prod")
         #expect(configuration.password == "p/ss")
         #expect(configuration.database == "task flow")
+    }
+
+    @Test func aPercentSignIsDecodedOnce() throws {
+        let configuration = try PostgresClient.Configuration(url: "postgres://us%25er:100%25zz@h/50%25off")
+        #expect(configuration.username == "us%er")
+        #expect(configuration.password == "100%zz")
+        #expect(configuration.database == "50%off")
+        let literal = try PostgresClient.Configuration(url: "postgres://u:%2541@h/db")
+        #expect(literal.password == "%41")
+    }
+
+    @Test func anIPv6HostLosesItsBrackets() throws {
+        let configuration = try PostgresClient.Configuration(url: "postgres://u@[::1]:5433/db")
+        #expect(configuration.host == "::1")
+        #expect(configuration.port == 5433)
     }
 
     @Test func missingPartsTakeTheirDefaults() throws {
@@ -37,5 +52,30 @@ struct PostgresClientURLTests {
             return (error as? PostgresStoreError).map { if case .invalidServerURL = $0 { true } else { false } } == true
                 && text.contains(reason) && !text.contains("secret")
         }
+    }
+}
+
+/// `sslmode` and `sslrootcert` chosen as libpq reads them.
+struct PostgresClientTLSTests {
+    @Test(arguments: [
+        ("prefer", false, CertificateVerification.none),
+        ("allow", false, CertificateVerification.none),
+        ("require", true, CertificateVerification.none),
+        ("verify-ca", true, CertificateVerification.noHostnameVerification),
+        ("verify-full", true, CertificateVerification.fullVerification),
+    ])
+    func eachModeRequiresAndVerifiesAsLibpqDoes(mode: String, required: Bool, verification: CertificateVerification)
+        throws
+    {
+        let choice = try #require(try PostgresClient.Configuration.tlsChoice(sslmode: mode, trustedAuthorities: nil))
+        #expect(choice.required == required)
+        #expect(choice.configuration.certificateVerification == verification)
+        #expect(choice.configuration.trustRoots == .default)
+    }
+
+    @Test func disableTurnsTLSOffAndSSLRootCertIsTrusted() throws {
+        #expect(try PostgresClient.Configuration.tlsChoice(sslmode: "disable", trustedAuthorities: nil) == nil)
+        let choice = try PostgresClient.Configuration.tlsChoice(sslmode: "verify-full", trustedAuthorities: "/ca.pem")
+        #expect(choice?.configuration.trustRoots == .file("/ca.pem"))
     }
 }

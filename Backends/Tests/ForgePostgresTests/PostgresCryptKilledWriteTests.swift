@@ -26,8 +26,8 @@ struct PostgresCryptKilledWriteTests {
                         logger: locking.logger
                     )
                     let write = Task { try await store.set("new", for: key) }
-                    let writer = try await Self.waitingWriter(admin)
-                    try await admin.query("SELECT pg_terminate_backend(\(writer))")
+                    let writer = try await TestServer.backendWaitingOnLock(insertingInto: Self.tableName, admin: admin)
+                    try await TestServer.terminateBackend(writer, admin: admin)
 
                     let error = await #expect(throws: CryptStoreError.self) { try await write.value }
                     #expect(error?.key == "token" && error?.reason != nil, "\(String(describing: error))")
@@ -39,19 +39,5 @@ struct PostgresCryptKilledWriteTests {
             try await store.set("newer", for: key)
             #expect(try await store.get(key) == "newer")
         }
-    }
-
-    /// The process id of the backend whose write waits on the table's lock, once there is one (at most 20 s).
-    private static func waitingWriter(_ admin: PostgresClient) async throws -> Int32 {
-        let query: PostgresQuery = """
-            SELECT pid FROM pg_stat_activity \
-            WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO "\(unescaped: tableName)"%'
-            """
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            for try await pid in try await admin.query(query).decode(Int32.self) { return pid }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw CancellationError()
     }
 }

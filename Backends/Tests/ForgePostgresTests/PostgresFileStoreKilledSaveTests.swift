@@ -24,8 +24,8 @@ struct PostgresFileStoreKilledSaveTests {
                         logger: testLogger
                     )
                     let save = Task { try await store.save(new, to: "docs/report.bin") }
-                    let pid = try await waitingSave(of: table, on: connection)
-                    _ = try await connection.query("SELECT pg_terminate_backend(\(pid))", logger: testLogger)
+                    let pid = try await TestServer.backendWaitingOnLock(insertingInto: table, admin: admin)
+                    try await TestServer.terminateBackend(pid, admin: admin)
                     return save
                 }
                 let error = await #expect(throws: FileStoreError.self) { try await killed.value }
@@ -43,25 +43,4 @@ struct PostgresFileStoreKilledSaveTests {
             #expect(try await reader.load("docs/report.bin") == new)
         }
     }
-
-    /// The process id of the server backend whose statement waits for a lock on `table`, polled for at most 20 s.
-    private func waitingSave(of table: String, on connection: PostgresConnection) async throws -> Int32 {
-        let query: PostgresQuery = """
-            SELECT pid FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND query LIKE \("INSERT INTO \"\(table)\" %") AND pid <> pg_backend_pid()
-            """
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            // The activity a transaction reads is a snapshot kept until it ends, unless cleared.
-            _ = try await connection.query("SELECT pg_stat_clear_snapshot()", logger: testLogger)
-            for try await pid in try await connection.query(query, logger: testLogger).decode(Int32.self) {
-                return pid
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw WaitingSaveNotFound()
-    }
 }
-
-/// No save waited for the table lock within the test's bound.
-private struct WaitingSaveNotFound: Error {}

@@ -78,6 +78,35 @@ enum TestServer {
     }
 }
 
+extension TestServer {
+    /// The process id of the server backend whose `INSERT INTO "table"` waits on a lock, polled for at most 20 seconds.
+    ///
+    /// - Throws: When no such statement showed up in time.
+    static func backendWaitingOnLock(insertingInto table: String, admin: PostgresClient) async throws -> Int32 {
+        let query: PostgresQuery = """
+            SELECT pid FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE \("INSERT INTO \"\(table)\"%") AND pid <> pg_backend_pid()
+            """
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            for try await pid in try await admin.query(query).decode(Int32.self) { return pid }
+            // The statement has not reached the server yet: look again shortly.
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw NoStatementWaits(table: table)
+    }
+
+    /// Ends the connection of the server backend `pid`, as an administrator does.
+    static func terminateBackend(_ pid: Int32, admin: PostgresClient) async throws {
+        _ = try await admin.query("SELECT pg_terminate_backend(\(pid))")
+    }
+
+    /// No statement inserting into `table` waited on a lock within the time allowed.
+    struct NoStatementWaits: Error {
+        let table: String
+    }
+}
+
 /// The value after `iterator`'s next one, which the stream must give: a stream that ended fails the test.
 func nextValue<T: Sendable>(_ iterator: inout AsyncStream<T?>.Iterator) async throws -> T? {
     try #require(await iterator.next())

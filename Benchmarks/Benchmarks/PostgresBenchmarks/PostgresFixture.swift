@@ -100,20 +100,9 @@ final class PostgresFixture: Sendable {
 }
 
 extension PostgresFixture {
-    /// The client configuration of the server `FORGE_POSTGRES_URL` names (`postgres://user[:password]@host:port/db`),
-    /// as Backends' `TestServer` reads it, or nil when it is unset or unreadable; without TLS, as the server of
-    /// `scripts/postgres-for-tests` listens on the loopback only.
+    /// The client configuration of the server `FORGE_POSTGRES_URL` names (as `scripts/postgres-for-tests` sets it),
+    /// or nil when it is unset or cannot be used.
     static func configurationFromEnvironment() -> PostgresClient.Configuration? {
-        guard let text = ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"],
-            let url = URL(string: text), let host = url.host
-        else { return nil }
-        return PostgresClient.Configuration(
-            host: host,
-            port: url.port ?? 5432,
-            username: url.user ?? "postgres",
-            password: url.password,
-            database: url.path.isEmpty ? nil : String(url.path.dropFirst()),
-            tls: .disable
-        )
+        ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"].flatMap { try? PostgresClient.Configuration(url: $0) }
     }
 }
