@@ -15,7 +15,11 @@ extension FailureReason {
     init(postgres error: any Error) {
         switch error {
         case let expired as ConnectionWaitExpired:
-            self = .other("no connection to the PostgreSQL server within \(expired.wait)")
+            // The client's pool keeps trying to connect and does not say why it fails: name the usual causes.
+            self = .other(
+                "no connection to the PostgreSQL server within \(expired.wait): the server is down or unreachable, "
+                    + "refuses the user, password or database, or every connection of the pool is in use"
+            )
         case let error as PSQLError where error.code == .server:
             let message = error.serverInfo?[.message] ?? "an error"
             let state = error.serverInfo?[.sqlState] ?? "?"
