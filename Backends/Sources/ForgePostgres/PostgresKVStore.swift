@@ -21,8 +21,10 @@ public import PostgresNIO
 /// ## The table
 /// Each namespace's values live in rows of one table (``tableName``, `forge_kv` unless told), created with its
 /// trigger on first use or by ``prepare()``:
-/// `(namespace text, key text, value json, version bigint, primary key (namespace, key))`. A value is the JSON the
-/// library's other stores write, so it reads back the same; `version` counts a row's writes. Keys and namespaces
+/// `(row_hash bytea primary key, namespace text, key text, value json, version bigint)`, where `row_hash` is the
+/// SHA-256 of the namespace and the key, set by a trigger (a key of any length fits the index), and a hash index on
+/// `namespace` serves ``removeAll()`` and ``keys()``. A value is the JSON the library's other stores write, so it
+/// reads back the same; `version` counts a row's writes. Keys and namespaces
 /// are stored in their canonical (NFC) form, so `"café"` is one key however it is typed, with `\` written `\\` and
 /// NUL written `\0` (PostgreSQL's `text` cannot hold a NUL, and any string is a key). Stores on one table under
 /// different namespaces share nothing.
