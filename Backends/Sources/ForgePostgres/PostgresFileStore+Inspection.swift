@@ -1,5 +1,5 @@
 public import ForgeFileStore
-public import Foundation
+internal import Foundation
 public import PostgresNIO
 
 /// Reading a files table without knowing its paths in advance, for tools that inspect a database (such as the
