@@ -183,13 +183,16 @@ extension PostgresCrypt: AsyncCryptStoring {
         let itemName = sealer.itemName(for: key.key)
         let item = try sealer.seal(value, for: key.key)
         try await perform(.write(key.key)) { [self] connection in
-            // Further passes follow a header that was removed, and written back here.
+            // Further passes follow a header that was removed, and written back here, or that holds this vault in
+            // other bytes (written again by other SQL), which the statement then expects.
+            var header = sealer.header
             for _ in 0..<3 {
-                if try await upsert(item, named: itemName, header: sealer.header, on: connection) { return }
+                if try await upsert(item, named: itemName, header: header, on: connection) { return }
                 if let found = try await readHeader(on: connection) {
                     guard sealer.isSameVault(asHeader: found) else {
                         throw CryptStoreError.vaultReplaced(path: location)
                     }
+                    header = found
                 } else {
                     try await insertHeader(sealer.header, on: connection)
                 }

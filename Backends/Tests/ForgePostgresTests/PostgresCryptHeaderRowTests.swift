@@ -4,9 +4,10 @@ import Foundation
 import PostgresNIO
 import Testing
 
-/// A namespace whose header row an administrator deleted while its secrets stayed.
+/// A namespace's header row changed under the stores: deleted while its secrets stayed, or written again in other
+/// bytes.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
-struct PostgresCryptMissingHeaderTests {
+struct PostgresCryptHeaderRowTests {
     @Test func aStoreStartingWithoutTheHeaderRefusesAndLeavesTheSecretsReadable() async throws {
         let masterKey = MasterKey.symmetric(SymmetricKey(size: .bits256))
         try await TestServer.withCrypts(masterKey: masterKey) { (stores) async throws in
@@ -32,6 +33,30 @@ struct PostgresCryptMissingHeaderTests {
             try await running.set("precious", for: CryptKey<String>(key: "auth.other"))
             let restarted = PostgresCrypt(client: client, namespace: namespace, masterKey: masterKey)
             #expect(try await restarted.get(token) == "precious")
+        }
+    }
+
+    @Test func aHeaderWrittenAgainInOtherBytesStillTakesWrites() async throws {
+        let masterKey = MasterKey.symmetric(SymmetricKey(size: .bits256))
+        try await TestServer.withCrypts(masterKey: masterKey) { (stores) async throws in
+            let (running, client, namespace) = (stores[0], stores[0].client, stores[0].namespace)
+            try await running.set("one", for: CryptKey<String>(key: "first"))
+            // Other SQL writes the same header again, pretty-printed: the same vault in other bytes.
+            let header = try #require(
+                try await TestServer.rawSecretRows(of: namespace, client: client).first { $0.item == "header" }
+            )
+            .sealed
+            let object = try JSONSerialization.jsonObject(with: header)
+            let rewritten = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+            #expect(rewritten != header)
+            let namespaceBytes = Data(namespace.utf8)
+            _ = try await client.query(
+                "UPDATE forge_secrets SET sealed = \(rewritten) WHERE namespace = sha256(\(namespaceBytes)) AND item = 'header'"
+            )
+
+            try await running.set("two", for: CryptKey<String>(key: "second"))
+            let restarted = PostgresCrypt(client: client, namespace: namespace, masterKey: masterKey)
+            #expect(try await restarted.get(CryptKey<String>(key: "second")) == "two")
         }
     }
 }
