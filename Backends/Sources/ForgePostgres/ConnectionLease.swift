@@ -14,8 +14,9 @@ struct ConnectionLease: Sendable {
 
     /// Runs `body` on a connection leased from the client, waiting at most ``wait`` for it.
     ///
-    /// A call cancelled before its statement starts ends at once; once the statement has started, the call returns
-    /// its outcome, so that a write that committed is never reported as failed.
+    /// A call cancelled before its statement starts ends at once. Once the statement has started it runs to its end,
+    /// untouched by the caller's cancellation, and the call returns its outcome, so that a write that committed is
+    /// never reported as failed (postgres-nio stops reading a cancelled task's rows, not the statement).
     ///
     /// - Throws: `ConnectionWaitExpired` when no connection was leased in time (the lease is then cancelled, and
     ///   `body` never runs), `CancellationError` when the caller was cancelled before `body` started, or what the
@@ -24,22 +25,24 @@ struct ConnectionLease: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let leased = LeaseFlag()
-        return try await withThrowingTaskGroup(of: LeaseOutcome<Result>.self) { [client, wait] group in
-            group.addTask {
-                let result = try await client.withConnection { connection in
-                    // A call the wait gave up on has been cancelled: it must not start its statement.
-                    guard leased.markLeased() else { throw CancellationError() }
-                    do {
-                        return try await body(connection)
-                    } catch let error as PSQLError where Self.endsConnection(error) {
-                        // Closed before the pool takes it back, so that the next call is never handed a connection
-                        // the server has already ended (it would fail at once).
-                        try? await connection.close()
-                        throw error
-                    }
+        // Not a child of the caller: the caller's cancellation must not reach a statement that has started. Before the
+        // lease, the wait below cancels it.
+        let call = Task { [client] in
+            try await client.withConnection { connection in
+                // A call the wait gave up on has been cancelled: it must not start its statement.
+                guard leased.markLeased() else { throw CancellationError() }
+                do {
+                    return try await body(connection)
+                } catch let error as PSQLError where Self.endsConnection(error) {
+                    // Closed before the pool takes it back, so that the next call is never handed a connection the
+                    // server has already ended (it would fail at once).
+                    try? await connection.close()
+                    throw error
                 }
-                return .finished(result)
             }
+        }
+        return try await withThrowingTaskGroup(of: LeaseOutcome<Result>.self) { [wait] group in
+            group.addTask { .finished(try await call.value) }
             group.addTask {
                 do {
                     try await Task.sleep(for: wait)
@@ -53,18 +56,12 @@ struct ConnectionLease: Sendable {
                 case .finished(let result):
                     group.cancelAll()
                     return result
-                case .waitExpired:
-                    if leased.giveUpUnlessLeased() {
-                        group.cancelAll()
-                        throw ConnectionWaitExpired(wait: wait)
-                    }
-                case .cancelled:
-                    // The caller was cancelled. Before the statement started, nothing is done and the call ends now;
-                    // after, its outcome is the call's (a statement that committed is not reported as failed).
-                    if leased.giveUpUnlessLeased() {
-                        group.cancelAll()
-                        throw CancellationError()
-                    }
+                case .waitExpired, .cancelled:
+                    // Before the lease the call gives up, and its lease is cancelled; after, it waits for the statement.
+                    guard leased.giveUpUnlessLeased() else { continue }
+                    call.cancel()
+                    if case .waitExpired = outcome { throw ConnectionWaitExpired(wait: wait) }
+                    throw CancellationError()
                 }
             }
             throw CancellationError()

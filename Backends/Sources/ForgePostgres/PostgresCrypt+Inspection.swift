@@ -6,7 +6,10 @@ public import PostgresNIO
 /// command of the examples).
 extension PostgresCrypt {
     /// How many secrets `namespace` holds in `tableName`, counted without the master key; nil when the namespace
-    /// holds no secrets store (no header) or the table does not exist.
+    /// holds no row (neither a header nor a secret) or the table does not exist.
+    ///
+    /// Secrets whose header row is gone are counted: a store refuses to open them (`CryptStoreError.corruptVault`),
+    /// and a tool should show them rather than hide them.
     ///
     /// Namespaces are stored hashed, so a table cannot list them: name the namespace to count. Only reads: a missing
     /// table is not created.
@@ -41,7 +44,7 @@ extension PostgresCrypt {
                         in try await connection.query(query, logger: ConnectionLease.logger)
                         .decode((Int, Bool?).self)
                     {
-                        return hasHeader == true ? count : nil
+                        return hasHeader == true || count > 0 ? count : nil
                     }
                     return nil
                 }

@@ -106,7 +106,8 @@ public struct PostgresCrypt: Sendable {
     /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)`` when the table or the header cannot be read
     ///   or written, or the `CryptStoreError` of a master key that does not open the header
     ///   (`CryptStoreError/wrongMasterKey(path:createdWith:)`,
-    ///   `CryptStoreError/keyFileNotFound(path:vaultPath:)`, …).
+    ///   `CryptStoreError/keyFileNotFound(path:vaultPath:)`, …), or `CryptStoreError/corruptVault(path:reason:)` when
+    ///   the namespace holds secrets but its header row is gone.
     public func prepare() async throws {
         try await preparation.run { [self] in
             if let failure = table.validationFailure {

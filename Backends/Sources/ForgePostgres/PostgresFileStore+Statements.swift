@@ -205,19 +205,46 @@ extension PostgresFileStore {
         return data
     }
 
-    /// The query of the entries directly in `folder`: its files by path and its sub-folders by path and `/`, found by
-    /// the server over the range of paths under `folder`, each once.
+    /// The query of the entries directly in `folder`: its files by path and its sub-folders by path and `/`, each
+    /// once, in byte order.
+    ///
+    /// The server walks the primary key from entry to entry: after a file it looks for the next path, after a
+    /// sub-folder `docs/a/` for the first path from `docs/a0` (`0` follows `/` in byte order), so the files deeper down
+    /// are skipped, not read. A listing costs one index probe per entry, however many files lie deeper.
     func listQuery(of folder: StoredFilePath) -> PostgresQuery {
         let prefix = folder.string.isEmpty ? "" : folder.string + "/"
-        // `strpos` finds the first `/` after the prefix: none for a file directly in the folder.
+        // Paths at or above `end` are past the folder; the top folder has no end.
+        let end: String? = folder.string.isEmpty ? nil : folder.string + "0"
         return """
-            SELECT DISTINCT CASE WHEN slash = 0 THEN path ELSE left(path, length(\(prefix)) + slash) END
-            FROM (
-                SELECT path, strpos(substr(path, length(\(prefix)) + 1), '/') AS slash
-                FROM \(unescaped: table.files)
-                WHERE namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace)
-                AND path >= \(prefix) AND (\(prefix) = '' OR path < \(folder.string + "0"))
-            ) AS under
+            WITH RECURSIVE walk(entry) AS (
+                (SELECT \(unescaped: entryOf("path")) FROM \(unescaped: table.files)
+                 WHERE namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace)
+                 AND path >= \(prefix) AND (\(end)::text IS NULL OR path < \(end))
+                 ORDER BY path LIMIT 1)
+                UNION ALL
+                SELECT (
+                    SELECT \(unescaped: entryOf("next.path")) FROM \(unescaped: table.files) AS next
+                    WHERE next.namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8'))
+                    AND next.namespace = \(storedNamespace)
+                    AND next.path >= CASE WHEN right(walk.entry, 1) = '/'
+                        THEN left(walk.entry, -1) || '0' ELSE walk.entry || chr(1) END
+                    AND (\(end)::text IS NULL OR next.path < \(end))
+                    ORDER BY next.path LIMIT 1
+                )
+                FROM walk WHERE walk.entry IS NOT NULL
+            )
+            SELECT entry FROM walk WHERE entry IS NOT NULL
             """
+
+        /// The SQL of the entry of `folder` that the path in `column` lies in: the path itself when it is directly
+        /// in the folder, else its sub-folder's path and `/`.
+        func entryOf(_ column: String) -> String {
+            // PostgreSQL counts characters as Unicode scalars.
+            let prefixLength = prefix.unicodeScalars.count
+            return """
+                CASE WHEN strpos(substr(\(column), \(prefixLength + 1)), '/') = 0 THEN \(column) \
+                ELSE left(\(column), \(prefixLength) + strpos(substr(\(column), \(prefixLength + 1)), '/')) END
+                """
+        }
     }
 }

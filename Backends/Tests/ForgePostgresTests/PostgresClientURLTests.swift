@@ -30,6 +30,13 @@ struct PostgresClientURLTests {
         #expect(configuration.port == 5433)
     }
 
+    @Test func aHostThatIsAFolderIsTheUnixSocketInIt() throws {
+        let configuration = try PostgresClient.Configuration(url: "postgres://u@%2Fvar%2Frun%2Fpostgresql:5433/db")
+        #expect(configuration.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5433")
+        #expect(configuration.host == nil)
+        #expect(configuration.database == "db")
+    }
+
     @Test func missingPartsTakeTheirDefaults() throws {
         let configuration = try PostgresClient.Configuration(url: "postgres://localhost")
         #expect(configuration.port == 5432)
@@ -43,6 +50,8 @@ struct PostgresClientURLTests {
         ("postgres:///app", "no host"),
         ("postgres://user:secret@db/app?sslmode=sometimes", "sslmode 'sometimes'"),
         ("postgres://user:secret@db:port/app", "not a URL"),
+        ("postgres://user:secret@db/app?sslcert=client.pem", "option 'sslcert' is not supported"),
+        ("postgres://user:secret@db/app?sslmode=require&sslrootcert=system", "sslrootcert=system needs"),
     ])
     func aURLThatCannotBeUsedIsRefusedWithoutQuotingIt(url: String, reason: String) {
         #expect {
@@ -71,6 +80,14 @@ struct PostgresClientTLSTests {
         #expect(choice.required == required)
         #expect(choice.configuration.certificateVerification == verification)
         #expect(choice.configuration.trustRoots == .default)
+    }
+
+    @Test func requireWithNamedAuthoritiesChecksTheSignature() throws {
+        let choice = try PostgresClient.Configuration.tlsChoice(sslmode: "require", trustedAuthorities: "/ca.pem")
+        #expect(choice?.configuration.certificateVerification == .noHostnameVerification)
+        let system = try PostgresClient.Configuration.tlsChoice(sslmode: "verify-full", trustedAuthorities: "system")
+        #expect(system?.configuration.trustRoots == .default)
+        #expect(system?.configuration.certificateVerification == .fullVerification)
     }
 
     @Test func disableTurnsTLSOffAndSSLRootCertIsTrusted() throws {

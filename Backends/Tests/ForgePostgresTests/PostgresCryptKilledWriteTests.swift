@@ -18,26 +18,43 @@ struct PostgresCryptKilledWriteTests {
             try await store.set("old", for: key)
 
             try await TestServer.withClient { admin in
-                try await admin.withConnection { locking in
-                    // The write waits on this lock: it is in flight, its statement sent, when its backend is killed.
-                    try await locking.query("BEGIN", logger: locking.logger)
-                    try await locking.query(
-                        "LOCK TABLE \(unescaped: Self.tableName) IN EXCLUSIVE MODE",
-                        logger: locking.logger
-                    )
+                // The write waits on this lock: it is in flight, its statement sent, when its backend is killed.
+                let lock = PostgresQuery(unsafeSQL: "LOCK TABLE \(Self.tableName) IN EXCLUSIVE MODE")
+                let write = try await TestServer.whileLocked(by: lock, admin: admin) { holder in
                     let write = Task { try await store.set("new", for: key) }
-                    let writer = try await TestServer.backendWaitingOnLock(insertingInto: Self.tableName, admin: admin)
+                    let writer = try await TestServer.backendWaiting(on: holder, admin: admin)
                     try await TestServer.terminateBackend(writer, admin: admin)
-
-                    let error = await #expect(throws: CryptStoreError.self) { try await write.value }
-                    #expect(error?.key == "token" && error?.reason != nil, "\(String(describing: error))")
-                    try await locking.query("ROLLBACK", logger: locking.logger)
+                    return write
                 }
+                let error = await #expect(throws: CryptStoreError.self) { try await write.value }
+                #expect(error?.key == "token" && error?.reason != nil, "\(String(describing: error))")
             }
 
             #expect(try await store.get(key) == "old")
             try await store.set("newer", for: key)
             #expect(try await store.get(key) == "newer")
+        }
+    }
+
+    @Test func aWriteCancelledWhileItsStatementRunsIsReportedAsWritten() async throws {
+        let key = CryptKey<String>(key: "token")
+        try await TestServer.withCrypts(tableName: Self.tableName) { stores in
+            let store = stores[0]
+            try await store.set("old", for: key)
+
+            let write = try await TestServer.withClient { admin in
+                // The write reads the rows of its statement: a cancelled caller must still be told it was written.
+                let lock = PostgresQuery(unsafeSQL: "LOCK TABLE \(Self.tableName) IN EXCLUSIVE MODE")
+                return try await TestServer.whileLocked(by: lock, admin: admin) { holder in
+                    let write = Task { try await store.set("new", for: key) }
+                    _ = try await TestServer.backendWaiting(on: holder, admin: admin)
+                    write.cancel()
+                    return write
+                }
+            }
+            let succeeded = await (try? write.value) != nil
+            #expect(succeeded, "a statement that started is not stopped by the caller's cancellation")
+            #expect(try await store.get(key) == (succeeded ? "new" : "old"))
         }
     }
 }

@@ -18,13 +18,10 @@ struct PostgresFileStoreKilledSaveTests {
             try await TestServer.withClient { admin in
                 // The save writes its chunks, then waits at its file row for this table lock, its transaction open:
                 // killed there, it has written everything but the row.
-                let killed = try await admin.withTransaction(logger: testLogger) { connection in
-                    _ = try await connection.query(
-                        PostgresQuery(unsafeSQL: "LOCK TABLE \"\(table)\" IN EXCLUSIVE MODE"),
-                        logger: testLogger
-                    )
+                let lock = PostgresQuery(unsafeSQL: "LOCK TABLE \"\(table)\" IN EXCLUSIVE MODE")
+                let killed = try await TestServer.whileLocked(by: lock, admin: admin) { holder in
                     let save = Task { try await store.save(new, to: "docs/report.bin") }
-                    let pid = try await TestServer.backendWaitingOnLock(insertingInto: table, admin: admin)
+                    let pid = try await TestServer.backendWaiting(on: holder, admin: admin)
                     try await TestServer.terminateBackend(pid, admin: admin)
                     return save
                 }

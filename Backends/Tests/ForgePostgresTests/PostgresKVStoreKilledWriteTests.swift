@@ -16,29 +16,15 @@ struct PostgresKVStoreKilledWriteTests {
 
             try await TestServer.withClient { admin in
                 // Another transaction locks the key's row, so the store's write waits on it, mid-statement.
-                let (locked, lockTaken) = AsyncStream<Void>.makeStream()
-                let (release, releaseLock) = AsyncStream<Void>.makeStream()
-                let lockHolder = Task {
-                    try await admin.withConnection { connection in
-                        _ = try await connection.query("BEGIN", logger: testLogger)
-                        _ = try await connection.query(
-                            "SELECT key FROM forge_kv WHERE namespace = \(store.namespace) FOR UPDATE",
-                            logger: testLogger
-                        )
-                        lockTaken.yield()
-                        for await _ in release { break }
-                        _ = try await connection.query("ROLLBACK", logger: testLogger)
-                    }
+                let lock: PostgresQuery = "SELECT key FROM forge_kv WHERE namespace = \(store.namespace) FOR UPDATE"
+                let write = try await TestServer.whileLocked(by: lock, admin: admin) { holder in
+                    let write = Task { try await store.set(key, value: "new") }
+                    // The server ends the waiting write's connection.
+                    let writer = try await TestServer.backendWaiting(on: holder, admin: admin)
+                    try await TestServer.terminateBackend(writer, admin: admin)
+                    return write
                 }
-                for await _ in locked { break }
-                let write = Task { try await store.set(key, value: "new") }
-
-                // The server ends the waiting write's connection.
-                let writer = try await TestServer.backendWaitingOnLock(insertingInto: "forge_kv", admin: admin)
-                try await TestServer.terminateBackend(writer, admin: admin)
                 await #expect(throws: KVStoreError.self) { try await write.value }
-                releaseLock.yield()
-                try await lockHolder.value
             }
 
             #expect(try await store.value(for: key) == "old")
@@ -53,21 +39,19 @@ struct PostgresKVStoreKilledWriteTests {
             let key = KVKey<String>("token")
             try await store.set(key, value: "old")
 
-            let outcome = try await TestServer.withClient { admin in
-                try await admin.withTransaction(logger: testLogger) { connection in
-                    // The write waits on this row lock, its statement sent, when its caller is cancelled.
-                    _ = try await connection.query(
-                        "SELECT key FROM forge_kv WHERE namespace = \(store.namespace) FOR UPDATE",
-                        logger: testLogger
-                    )
+            let write = try await TestServer.withClient { admin in
+                // The write waits on this row lock, its statement sent, when its caller is cancelled.
+                let lock: PostgresQuery = "SELECT key FROM forge_kv WHERE namespace = \(store.namespace) FOR UPDATE"
+                return try await TestServer.whileLocked(by: lock, admin: admin) { holder in
                     let write = Task { try await store.set(key, value: "new") }
-                    _ = try await TestServer.backendWaitingOnLock(insertingInto: "forge_kv", admin: admin)
+                    _ = try await TestServer.backendWaiting(on: holder, admin: admin)
                     write.cancel()
                     return write
                 }
             }
-            // The lock is released: the statement either ran to its end or was stopped.
-            let succeeded = await (try? outcome.value) != nil
+            // The lock is released: the statement ran to its end, and the call says so.
+            let succeeded = await (try? write.value) != nil
+            #expect(succeeded, "a statement that started is not stopped by the caller's cancellation")
             #expect(try await store.value(for: key) == (succeeded ? "new" : "old"))
         }
     }

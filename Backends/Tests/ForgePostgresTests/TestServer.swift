@@ -79,21 +79,46 @@ enum TestServer {
 }
 
 extension TestServer {
-    /// The process id of the server backend whose `INSERT INTO "table"` waits on a lock, polled for at most 20 seconds.
+    /// Runs `body` while a transaction of `admin` holds the locks `statement` takes, giving it that transaction's
+    /// backend (process id); the locks go when `body` returns.
+    static func whileLocked<Result: Sendable>(
+        by statement: PostgresQuery,
+        admin: PostgresClient,
+        _ body: (_ holder: Int32) async throws -> Result
+    ) async throws -> Result {
+        try await admin.withConnection { connection in
+            _ = try await connection.query("BEGIN", logger: testLogger)
+            do {
+                _ = try await connection.query(statement, logger: testLogger)
+                var holder: Int32 = 0
+                for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: testLogger)
+                    .decode(Int32.self)
+                {
+                    holder = pid
+                }
+                let result = try await body(holder)
+                _ = try await connection.query("ROLLBACK", logger: testLogger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: testLogger)
+                throw error
+            }
+        }
+    }
+
+    /// The process id of the server backend whose statement waits on a lock that the backend `holder` holds, polled
+    /// for at most 20 seconds.
     ///
-    /// - Throws: When no such statement showed up in time.
-    static func backendWaitingOnLock(insertingInto table: String, admin: PostgresClient) async throws -> Int32 {
-        let query: PostgresQuery = """
-            SELECT pid FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND query LIKE \("INSERT INTO \"\(table)\"%") AND pid <> pg_backend_pid()
-            """
+    /// - Throws: When no statement waited on `holder` in time.
+    static func backendWaiting(on holder: Int32, admin: PostgresClient) async throws -> Int32 {
+        let query: PostgresQuery = "SELECT pid FROM pg_stat_activity WHERE \(holder) = ANY(pg_blocking_pids(pid))"
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             for try await pid in try await admin.query(query).decode(Int32.self) { return pid }
             // The statement has not reached the server yet: look again shortly.
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw NoStatementWaits(table: table)
+        throw NoStatementWaits(holder: holder)
     }
 
     /// Ends the connection of the server backend `pid`, as an administrator does.
@@ -101,9 +126,9 @@ extension TestServer {
         _ = try await admin.query("SELECT pg_terminate_backend(\(pid))")
     }
 
-    /// No statement inserting into `table` waited on a lock within the time allowed.
+    /// No statement waited on a lock of the backend `holder` within the time allowed.
     struct NoStatementWaits: Error {
-        let table: String
+        let holder: Int32
     }
 }
 

@@ -45,7 +45,13 @@ struct PostgresOptions: ParsableArguments {
 
     /// Where the stores are, as the commands show it: the server and database, never the password.
     static func location(of configuration: PostgresClient.Configuration) -> String {
-        let server = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
-        return "postgres://\(configuration.username)@\(server)/\(configuration.database ?? configuration.username)"
+        let database = configuration.database ?? configuration.username
+        if let socket = configuration.unixSocketPath {
+            return "\(socket), database \(database), as \(configuration.username)"
+        }
+        let host = configuration.host ?? "?"
+        // An IPv6 address is written in brackets, as in the URL.
+        let server = (host.contains(":") ? "[\(host)]" : host) + ":\(configuration.port ?? 5432)"
+        return "postgres://\(configuration.username)@\(server)/\(database)"
     }
 }
