@@ -2,8 +2,9 @@ import Benchmark
 import BenchmarkSupport
 
 // The largest cost of the store's path beside the limit, alone: `limit.leaseWait` is the limit's read or write leased
-// the way the store leases (PostgresKVStore.withConnection): the lease and the statement in a child task of a task
-// group, raced against a sleep of the store's connection wait in another. Beside `limit` it is what that costs;
+// the way the store leases (ForgePostgres' ConnectionLease): the lease and the statement in a task of their own, so
+// that the caller's cancellation does not reach a started statement, awaited by a child task of a task group, raced
+// against a sleep of the store's connection wait in another. Beside `limit` it is what that costs;
 // beside `ours`, what the rest of the store's path costs (preparation check, key forms, JSON coders, migrations).
 
 /// Registers `limit.leaseWait` in the get and set groups.
@@ -26,13 +27,14 @@ func leaseWaitBenchmarks(_ fixture: PostgresFixture, configuration: Benchmark.Co
     }
 }
 
-/// `body` raced against a sleep of `wait` in a task group, as `PostgresKVStore.withConnection` races its lease.
+/// `body` in a task of its own, raced against a sleep of `wait` in a task group, as `ConnectionLease` races its lease.
 private func withLeaseWait<Result: Sendable>(
     _ wait: Duration,
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
-    try await withThrowingTaskGroup(of: Result?.self) { group in
-        group.addTask { try await body() }
+    let call = Task { try await body() }
+    return try await withThrowingTaskGroup(of: Result?.self) { group in
+        group.addTask { try await call.value }
         group.addTask {
             try await Task.sleep(for: wait)
             return nil
