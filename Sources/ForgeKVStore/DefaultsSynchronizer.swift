@@ -260,8 +260,11 @@ final class DefaultsSynchronizer: @unchecked Sendable {
         // judged by its own file, which must have changed when this store had changes, and be writable.
         let synchronized = defaults.synchronize()
         let after = currentVersion()
+        // When `synchronize()` failed for another domain of the process (a test's on a read-only volume) and this
+        // store's change wrote nothing new (a remove of a missing key), the file is unchanged yet holds every change.
         let saved =
             synchronized || ((!pending || after != before) && Descriptor.problemWriting(toPath: plistPath) == nil)
+            || propertyListHoldsDomain()
         // Other code's changes to `defaults` are written too; a changed version shows those.
         if saved && (pending || after != before) { held.countWrite() }
         let known = KnownFile(writeCount: held.writeCount, version: after)
@@ -277,6 +280,26 @@ final class DefaultsSynchronizer: @unchecked Sendable {
             }
         }
         return saved
+    }
+
+    /// Whether the property list holds exactly what `UserDefaults` holds for the domain, so nothing is left to write.
+    private func propertyListHoldsDomain() -> Bool {
+        // swift-corelibs-foundation hands some values back wrapped in an `Optional`.
+        let memory = (defaults.persistentDomain(forName: domainName) ?? [:]).compactMapValues(Self.unwrapped)
+        guard let data = FileManager.default.contents(atPath: plistPath) else { return memory.isEmpty }
+        // Both sides as the property-list decoder makes them, so that equal values compare equal whatever their types.
+        guard let file = try? PropertyListSerialization.propertyList(from: data, format: nil) as? NSDictionary,
+            let encoded = try? PropertyListSerialization.data(fromPropertyList: memory, format: .binary, options: 0),
+            let decoded = try? PropertyListSerialization.propertyList(from: encoded, format: nil) as? NSDictionary
+        else { return false }
+        return file.isEqual(decoded)
+    }
+
+    /// `value` without the `Optional`s around it; nil for an `Optional` that holds nothing.
+    private static func unwrapped(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.flatMap { unwrapped($0.value) }
     }
 
     /// The property list's version now; nil when there is none or it cannot be read.

@@ -249,6 +249,26 @@ struct UserDefaultsKVStoreTests {
         }
     }
 
+    @Test func aChangeThatWritesNothingNewFlushesWhileAnotherDomainCannotBeWritten() throws {
+        try withSuite { broken, _ in
+            try withSuite { store, _ in
+                try store.set(KVKey<Int>("count"), value: 1)
+                try store.flush()
+                // Another domain of the process cannot be written, so `UserDefaults.synchronize()` reports failure
+                // for every domain, this store's too.
+                let plist = DefaultsFileLock.preferencesFolder + "/\(broken.domainName).plist"
+                try FileManager.default.createDirectory(atPath: plist, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(atPath: plist) }
+                try broken.set(KVKey<Int>("count"), value: 7)
+
+                // Removing a key that is not there leaves the property list as it is: it holds every change.
+                try store.remove(KVKey<Int>("missing"))
+                try store.flush()
+                #expect(try store.keys() == ["count"])
+            }
+        }
+    }
+
     @Test func aReadLoadsThePropertyListAgainOnlyWhenItChanged() throws {
         try withSuite { store, _ in
             try store.set(KVKey<Int>("count"), value: 1)
