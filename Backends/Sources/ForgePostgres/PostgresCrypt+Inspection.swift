@@ -29,12 +29,7 @@ extension PostgresCrypt {
         do {
             return try await ConnectionLease(client: client, wait: connectionWait)
                 .withConnection { connection in
-                    for try await found
-                        in try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
-                        .decode(Bool.self) where !found
-                    {
-                        return nil
-                    }
+                    guard try await table.isReady(on: connection) else { return nil }
                     let query: PostgresQuery = try """
                     SELECT count(*) FILTER (WHERE item <> \(PostgresCryptTable.headerItem))::int,
                            bool_or(item = \(PostgresCryptTable.headerItem))

@@ -110,15 +110,9 @@ public struct PostgresCrypt: Sendable {
     ///   the namespace holds secrets but its header row is gone.
     public func prepare() async throws {
         try await preparation.run { [self] in
-            if let failure = table.validationFailure {
-                throw PostgresStoreError.prepareFailed(table: tableName, underlying: .other(failure))
-            }
+            try table.checkName()
             let stored = try await preparing { [self] connection in
-                // A role that may only read and write rows finds the table there and changes nothing.
-                let rows = try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
-                var isReady = false
-                for try await ready in rows.decode(Bool.self) { isReady = ready }
-                if !isReady { _ = try await connection.query(table.createStatement, logger: ConnectionLease.logger) }
+                try await table.createIfMissing(on: connection)
                 return try await readHeader(on: connection)
             }
             if let stored {

@@ -7,17 +7,12 @@ internal import PostgresNIO
 /// namespace's canonical (NFC) UTF-8, so any namespace, however long, fits the primary key's index. A secret's `item`
 /// is the sealer's item name (the keyed hash of its key name, 64 hex digits) and `sealed` the sealed item; the
 /// header row's `item` is ``headerItem`` and `sealed` the sealer's header. No column holds a key name or a secret.
-struct PostgresCryptTable: Sendable {
+struct PostgresCryptTable: StoreTable {
     /// The table's name, checked by ``validationFailure``.
     let name: String
 
     /// The `item` of a namespace's header row: not 64 hex digits, so never an item's name.
     static let headerItem = "header"
-
-    /// Why ``name`` cannot name the table, or nil when it can.
-    var validationFailure: String? {
-        TableName.validationFailure(of: name)
-    }
 
     /// The table's name quoted for SQL.
     var quoted: String { TableName.quoted(name) }

@@ -43,12 +43,7 @@ extension PostgresFileStore {
         do {
             names = try await ConnectionLease(client: client, wait: connectionWait)
                 .withConnection { connection in
-                    for try await found
-                        in try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
-                        .decode(Bool.self) where !found
-                    {
-                        return []
-                    }
+                    guard try await table.isReady(on: connection) else { return [] }
                     let query = PostgresQuery(unsafeSQL: "SELECT DISTINCT namespace FROM \(table.files)")
                     var names: [String] = []
                     let rows = try await connection.query(query, logger: ConnectionLease.logger)

@@ -106,16 +106,10 @@ public struct PostgresFileStore: Sendable {
     /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)``.
     public func prepare() async throws {
         try await preparation.run { [self] in
-            if let failure = table.validationFailure {
-                throw PostgresStoreError.prepareFailed(table: tableName, underlying: .other(failure))
-            }
+            try table.checkName()
             do {
                 try await ConnectionLease(client: client, wait: connectionWait)
-                    .withConnection { [table] connection in
-                        let rows = try await connection.query(table.readinessQuery, logger: ConnectionLease.logger)
-                        for try await isReady in rows.decode(Bool.self) where isReady { return }
-                        _ = try await connection.query(table.createStatement, logger: ConnectionLease.logger)
-                    }
+                    .withConnection { [table] connection in try await table.createIfMissing(on: connection) }
             } catch {
                 throw PostgresStoreError.prepareFailed(table: tableName, underlying: FailureReason(postgres: error))
             }

@@ -13,17 +13,12 @@ internal import PostgresNIO
 /// content under a new `content_id`, then points the file's row at it and deletes the old chunks, all in one
 /// transaction. `data` is stored uncompressed (`STORAGE EXTERNAL`): files are often compressed already, and a chunk
 /// is then read without decompressing.
-struct PostgresFileTable: Sendable {
+struct PostgresFileTable: StoreTable {
     /// The files table's name, checked by ``validationFailure``.
     let name: String
 
-    /// Why ``name`` cannot name the tables, or nil when it can: see `TableName`.
-    var validationFailure: String? {
-        TableName.validationFailure(of: name)
-    }
-
     /// The files table, quoted for SQL.
-    var files: String { "\"\(name)\"" }
+    var files: String { TableName.quoted(name) }
 
     /// The chunks table, quoted for SQL.
     var chunks: String { "\"\(name)_chunks\"" }

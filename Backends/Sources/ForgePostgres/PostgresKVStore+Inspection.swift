@@ -12,7 +12,7 @@ extension PostgresKVStore {
     /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
     public func rawJSON(forKey key: String) async throws -> Data? {
         let stored = try await storedValues(of: KVKey<Data>(key))
-        return stored.texts[Self.stored(key)].map { Data($0.utf8) }
+        return stored.texts[StoredText.stored(key)].map { Data($0.utf8) }
     }
 
     /// The namespaces that hold a value in `tableName`, each as a store's ``namespace``, sorted.
@@ -25,34 +25,33 @@ extension PostgresKVStore {
         tableName: String = "forge_kv",
         connectionWait: Duration = .seconds(10)
     ) async throws -> [String] {
-        let store = PostgresKVStore(
-            client: client,
-            namespace: "",
-            tableName: tableName,
-            connectionWait: connectionWait
-        )
-        if let failure = store.table.validationFailure {
+        if let failure = TableName.validationFailure(of: tableName) {
             throw KVStoreError.listFailed(underlying: .other(failure))
         }
+        let quotedTable = TableName.quoted(tableName)
         let names: [String]
         do {
-            // Only reads: a missing table is not created, it holds no namespace.
-            names = try await store.withConnection { [quotedTable = store.quotedTable] connection in
-                let exists: PostgresQuery = "SELECT to_regclass(\(quotedTable)) IS NOT NULL"
-                for try await found in try await connection.query(exists, logger: Self.logger).decode(Bool.self)
-                where !found {
-                    return []
+            // Only reads: a missing table is not created, it holds no namespace (its triggers are not needed here).
+            names = try await ConnectionLease(client: client, wait: connectionWait)
+                .withConnection { connection in
+                    let exists: PostgresQuery = "SELECT to_regclass(\(quotedTable)) IS NOT NULL"
+                    for try await found in try await connection.query(exists, logger: ConnectionLease.logger)
+                        .decode(Bool.self)
+                    where !found {
+                        return []
+                    }
+                    let query: PostgresQuery = "SELECT DISTINCT namespace FROM \(unescaped: quotedTable)"
+                    var names: [String] = []
+                    for try await name in try await connection.query(query, logger: ConnectionLease.logger)
+                        .decode(String.self)
+                    {
+                        names.append(name)
+                    }
+                    return names
                 }
-                let query: PostgresQuery = "SELECT DISTINCT namespace FROM \(unescaped: quotedTable)"
-                var names: [String] = []
-                for try await name in try await connection.query(query, logger: Self.logger).decode(String.self) {
-                    names.append(name)
-                }
-                return names
-            }
         } catch {
             throw KVStoreError.listFailed(underlying: FailureReason(postgres: error))
         }
-        return Set(names.map(Self.key(fromStored:))).sorted()
+        return Set(names.map(StoredText.text(fromStored:))).sorted()
     }
 }

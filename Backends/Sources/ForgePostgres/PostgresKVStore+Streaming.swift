@@ -13,7 +13,7 @@ extension PostgresKVStore {
         let (values, output) = AsyncStream<T?>.makeStream()
         let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let payloads = Set(
-            key.storedNames.map { PostgresKVTable.payload(namespace: storedNamespace, key: Self.stored($0)) }
+            key.storedNames.map { PostgresKVTable.payload(namespace: storedNamespace, key: StoredText.stored($0)) }
         )
         let subscription = notifications.subscribe(payloads: payloads, changed: changed) { [self] in try await prepare()
         }

@@ -57,7 +57,7 @@ public struct PostgresKVStore: Sendable {
     public let client: PostgresClient
     /// The table's SQL.
     let table: PostgresKVTable
-    /// ``namespace`` as rows store it: see `stored(_:)`.
+    /// ``namespace`` as rows store it: see `StoredText.stored(_:)`.
     let storedNamespace: String
     /// Whether the table exists; shared by copies of the store.
     private let preparation = Preparation()
@@ -86,7 +86,7 @@ public struct PostgresKVStore: Sendable {
         self.tableName = tableName
         self.connectionWait = connectionWait
         self.table = PostgresKVTable(name: tableName)
-        self.storedNamespace = Self.stored(namespace)
+        self.storedNamespace = StoredText.stored(namespace)
         self.notifications = NotificationHub(client: client, channel: table.channel)
     }
 
@@ -100,16 +100,9 @@ public struct PostgresKVStore: Sendable {
     /// - Throws: ``PostgresStoreError/prepareFailed(table:underlying:)``.
     public func prepare() async throws {
         try await preparation.run { [self] in
-            if let failure = table.validationFailure {
-                throw PostgresStoreError.prepareFailed(table: tableName, underlying: .other(failure))
-            }
+            try table.checkName()
             do {
-                try await withConnection { connection in
-                    // A role that may only read and write rows finds everything there and changes nothing.
-                    let rows = try await connection.query(table.readinessQuery, logger: Self.logger)
-                    for try await isReady in rows.decode(Bool.self) where isReady { return }
-                    _ = try await connection.query(table.createStatement, logger: Self.logger)
-                }
+                try await withConnection { [table] connection in try await table.createIfMissing(on: connection) }
             } catch {
                 throw PostgresStoreError.prepareFailed(table: tableName, underlying: FailureReason(postgres: error))
             }
@@ -150,14 +143,14 @@ extension PostgresKVStore: AsyncKVStreaming {
         } catch {
             throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
         }
-        let name = Self.stored(key.key)
+        let name = StoredText.stored(key.key)
         try await perform(.write(key.key)) { [self] connection in
             let query: PostgresQuery = """
                 INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value) \
                 VALUES (\(storedNamespace), \(name), \(json)::json) \
                 ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
                 """
-            _ = try await connection.query(query, logger: Self.logger)
+            _ = try await connection.query(query, logger: ConnectionLease.logger)
         }
     }
 
@@ -167,14 +160,14 @@ extension PostgresKVStore: AsyncKVStreaming {
     ///
     /// - Throws: `KVStoreError/removeFailed(key:underlying:)`.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws {
-        let names = key.storedNames.map(Self.stored)
+        let names = key.storedNames.map(StoredText.stored)
         try await perform(.remove(key.key)) { [self] connection in
             let query: PostgresQuery = """
                 DELETE FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
                     SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
                 ))
                 """
-            _ = try await connection.query(query, logger: Self.logger)
+            _ = try await connection.query(query, logger: ConnectionLease.logger)
         }
     }
 
@@ -191,7 +184,7 @@ extension PostgresKVStore: AsyncKVStreaming {
     public func removeAll() async throws {
         try await perform(.removeAll) { [self] connection in
             let query: PostgresQuery = "DELETE FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
-            _ = try await connection.query(query, logger: Self.logger)
+            _ = try await connection.query(query, logger: ConnectionLease.logger)
         }
     }
 
@@ -202,44 +195,27 @@ extension PostgresKVStore: AsyncKVStreaming {
         let names = try await perform(.list) { [self] connection in
             let query: PostgresQuery = "SELECT key FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
             var names: [String] = []
-            for try await name in try await connection.query(query, logger: Self.logger).decode(String.self) {
+            for try await name in try await connection.query(query, logger: ConnectionLease.logger).decode(String.self)
+            {
                 names.append(name)
             }
             return names
         }
         // Rows written by other SQL may hold a key in another form.
-        return Set(names.map(Self.key(fromStored:))).sorted()
+        return Set(names.map(StoredText.text(fromStored:))).sorted()
     }
 }
 
 extension PostgresKVStore {
-    /// The logger of the store's statements: none, since the client logs its connections.
-    static let logger = ConnectionLease.logger
-
     /// The table's name quoted for SQL, so that a name SQL reserves (`user`) is a table name like any other.
     var quotedTable: String { TableName.quoted(tableName) }
 
     /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
     var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
 
-    /// `key` in its canonical (NFC) form: see `StoredText`.
-    static func canonical(_ key: String) -> String {
-        StoredText.canonical(key)
-    }
-
-    /// `key` as a row stores it (keys and namespaces alike): see `StoredText`.
-    static func stored(_ key: String) -> String {
-        StoredText.stored(key)
-    }
-
-    /// The key a row stores as `stored`: see `StoredText`.
-    static func key(fromStored stored: String) -> String {
-        StoredText.text(fromStored: stored)
-    }
-
     /// The JSON stored under every name `key` may be stored under, fetched in one statement.
     func storedValues<T>(of key: KVKey<T>) async throws -> StoredValues {
-        let names = key.storedNames.map(Self.stored)
+        let names = key.storedNames.map(StoredText.stored)
         let texts = try await perform(.read(key.key)) { [self] connection in
             let query: PostgresQuery = """
                 SELECT key, value::text FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
@@ -247,7 +223,7 @@ extension PostgresKVStore {
                 ))
                 """
             var texts: [String: String] = [:]
-            for try await (name, text) in try await connection.query(query, logger: Self.logger)
+            for try await (name, text) in try await connection.query(query, logger: ConnectionLease.logger)
                 .decode((String, String).self)
             {
                 texts[name] = text

@@ -10,7 +10,7 @@ internal import PostgresNIO
 /// `removeAll()` and `keys()`, whatever the namespace's length. `value` is `json`, not `jsonb`: `json` keeps the text the
 /// library's encoder wrote, so a value reads back exactly as from the other stores, and it accepts every string the
 /// encoder can write, where `jsonb` refuses a string holding NUL (`\u0000`).
-struct PostgresKVTable: Sendable {
+struct PostgresKVTable: StoreTable {
     /// The table's name, checked by ``validationFailure``.
     let name: String
 
@@ -20,11 +20,6 @@ struct PostgresKVTable: Sendable {
     /// prefix share a payload, which costs a stream only a read that finds nothing new; the limit keeps a payload
     /// within PostgreSQL's 8000 bytes whatever the key.
     static let payloadPrefixLength = 900
-
-    /// Why ``name`` cannot name the table, or nil when it can: see `TableName`.
-    var validationFailure: String? {
-        TableName.validationFailure(of: name)
-    }
 
     /// The channel every write to the table notifies: the table's name.
     var channel: String { name }

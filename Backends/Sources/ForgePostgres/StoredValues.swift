@@ -7,14 +7,14 @@ internal import Foundation
 /// A read fetches every name a key may be stored under in one statement, then resolves its migrations here: the
 /// same rules as the other stores, over one consistent snapshot of the table. It only reads; its writes throw.
 struct StoredValues: Sendable {
-    /// The stored JSON text of each name that holds a value, by stored name (`PostgresKVStore.stored(_:)`).
+    /// The stored JSON text of each name that holds a value, by stored name (`StoredText.stored(_:)`).
     let texts: [String: String]
 
     /// Decodes the value stored under `key`'s own name as `T`; nil when nothing is stored there.
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when what is stored does not decode as `T`.
     func decode<T: Codable & Sendable>(_ key: KVKey<T>) throws -> T? {
-        guard let text = texts[PostgresKVStore.stored(key.key)] else { return nil }
+        guard let text = texts[StoredText.stored(key.key)] else { return nil }
         do {
             return try JSONValueCoding.decode(T.self, from: text)
         } catch {
@@ -46,7 +46,7 @@ extension StoredValues: KVStoring {
 
     /// True when the snapshot holds a value under one of `key`'s stored names.
     func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        key.storedNames.contains { texts[PostgresKVStore.stored($0)] != nil }
+        key.storedNames.contains { texts[StoredText.stored($0)] != nil }
     }
 
     /// Throws: a snapshot is never written.

@@ -121,6 +121,14 @@ extension TestServer {
         throw NoStatementWaits(holder: holder)
     }
 
+    /// Whether the database holds a table named `name`.
+    static func tableExists(_ name: String, client: PostgresClient) async throws -> Bool {
+        for try await exists in try await client.query("SELECT to_regclass(\(name)) IS NOT NULL").decode(Bool.self) {
+            return exists
+        }
+        return false
+    }
+
     /// Ends the connection of the server backend `pid`, as an administrator does.
     static func terminateBackend(_ pid: Int32, admin: PostgresClient) async throws {
         _ = try await admin.query("SELECT pg_terminate_backend(\(pid))")
