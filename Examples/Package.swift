@@ -2,9 +2,10 @@
 
 import PackageDescription
 
-// The TaskFlow example app's service layer, its tests, and the `forge` command-line tool, which also runs TaskFlow on
-// PostgreSQL through the Backends package.
-// Run from the repository root: `swift run --package-path Examples forge demo`.
+// The TaskFlow example app's service layer, its tests, and the `forge` command-line tool. The disk demo builds only
+// the library and swift-argument-parser: `swift run --package-path Examples forge demo`. The `Postgres` trait adds
+// `forge demo --postgres` and `forge inspect --postgres` (TaskFlow on the PostgreSQL stores of ../Backends), which
+// build postgres-nio and SwiftNIO: `swift run --package-path Examples --traits Postgres forge demo --postgres URL`.
 let package = Package(
     name: "Examples",
     platforms: [
@@ -14,9 +15,15 @@ let package = Package(
         .executable(name: "forge", targets: ["forge"]),
         .library(name: "TaskFlow", targets: ["TaskFlow"]),
     ],
+    traits: [
+        .trait(
+            name: "Postgres",
+            description: "forge demo --postgres and forge inspect --postgres, and TaskFlow's tests on PostgreSQL"
+        )
+    ],
     dependencies: [
         .package(name: "ForgeStorage", path: ".."),
-        .package(name: "ForgeBackends", path: "../Backends"),
+        .package(path: "../Backends"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
@@ -30,7 +37,7 @@ let package = Package(
             dependencies: [
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
-                .product(name: "ForgePostgres", package: "ForgeBackends"),
+                .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,7 +46,7 @@ let package = Package(
             dependencies: [
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
-                .product(name: "ForgePostgres", package: "ForgeBackends"),
+                .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
             ]
         ),
@@ -49,8 +56,8 @@ let package = Package(
                 "forge",
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
-                .product(name: "ForgePostgres", package: "ForgeBackends"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,7 +1,9 @@
-import ForgePostgres
 import ForgeStorage
 import Foundation
 import TaskFlow
+
+#if Postgres
+import ForgePostgres
 
 extension DemoCommand {
     /// The namespace of the demo's stores in a PostgreSQL database, unless `--namespace` names another: one in each
@@ -14,11 +16,11 @@ extension DemoCommand {
     ///
     /// The same ``TaskFlowSessions`` code runs on the in-memory and disk stores in TaskFlow's tests.
     ///
-    /// - Throws: The errors of the master key, the server and the stores.
-    func runOnPostgres(
-        _ configuration: PostgresClient.Configuration,
-        masterKey: MasterKey
-    ) async throws {
+    /// - Throws: The errors of the URL, the master key, the server and the stores.
+    func runOnPostgres(url: String, environment: [String: String]) async throws {
+        let configuration = try PostgresOptions.configuration(url: url, environment: environment)
+        let root = DataRoot(url: options.rootURL)
+        let masterKey = try vaultKey.masterKey(for: root, environment: environment, keyFileMustExist: false)
         let namespace = namespace ?? Self.postgresNamespace
         try await PostgresOptions.withClient(configuration) { client in
             let settings = PostgresKVStore(client: client, namespace: namespace)
@@ -63,3 +65,13 @@ extension DemoCommand {
         }
     }
 }
+#else
+extension DemoCommand {
+    /// Refuses `--postgres`: this build of `forge` has no PostgreSQL support.
+    ///
+    /// - Throws: ``ForgeError/builtWithoutPostgres``.
+    func runOnPostgres(url: String, environment: [String: String]) async throws {
+        throw ForgeError.builtWithoutPostgres
+    }
+}
+#endif

@@ -45,12 +45,11 @@ struct DemoCommand: AsyncParsableCommand {
     /// - Throws: The errors of the master key and the stores; a master key that does not open the vault
     ///   stops the demo before anything is written.
     func run(environment: [String: String]) async throws {
-        let root = DataRoot(url: options.rootURL)
-        let configuration = try postgres.configuration(environment: environment)
-        let masterKey = try vaultKey.masterKey(for: root, environment: environment, keyFileMustExist: false)
-        if let configuration {
-            return try await runOnPostgres(configuration, masterKey: masterKey)
+        if let url = postgres.url {
+            return try await runOnPostgres(url: url, environment: environment)
         }
+        let root = DataRoot(url: options.rootURL)
+        let masterKey = try vaultKey.masterKey(for: root, environment: environment, keyFileMustExist: false)
         // The vault opens first: a wrong or unsafe master key stops the demo before anything is written.
         let secrets = try EncryptedFileCrypt(
             directory: root.directory,

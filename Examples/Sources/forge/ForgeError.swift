@@ -27,6 +27,8 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
     /// `--passphrase` was given, the environment variable is not set and there is no terminal to ask on.
     case noPassphraseSource(variable: String)
     case problemsFound(Int)
+    /// `--postgres` was given to a `forge` built without the package's `Postgres` trait.
+    case builtWithoutPostgres
 
     var description: String {
         switch self {
@@ -67,6 +69,11 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
             "No passphrase: set \(variable), or run forge in a terminal to type it."
         case .problemsFound(let count):
             "\(count) problem\(count == 1 ? "" : "s") found; see above."
+        case .builtWithoutPostgres:
+            """
+            This forge was built without PostgreSQL support. Build it with the Postgres trait: \
+            swift run --package-path Examples --traits Postgres forge …
+            """
         }
     }
 

@@ -1,19 +1,23 @@
-import ForgePostgres
 import ForgeStorage
 import Foundation
 
+#if Postgres
+import ForgePostgres
+
 extension InspectCommand {
-    /// The reports of the namespaces of a PostgreSQL database's three store tables (or of `--namespace` alone): a
+    /// Where the database of `url` is, as the report shows it, and the reports of the namespaces of a PostgreSQL database's three store tables (or of `--namespace` alone): a
     /// namespace holding keys, files and secrets gives a report of each.
     ///
     /// The secrets table stores its namespaces hashed, so a namespace that holds only secrets is shown when
     /// `--namespace` names it. Secrets stay hidden as in a folder's vault: their count, and the `--reveal` keys
     /// opened with the master key.
     func postgresReports(
-        _ configuration: PostgresClient.Configuration,
+        url: String,
         environment: [String: String]
-    ) async throws -> [NamespaceReport] {
-        try await PostgresOptions.withClient(configuration) { client in
+    ) async throws -> (location: String, reports: [NamespaceReport]) {
+        let configuration = try PostgresOptions.configuration(url: url, environment: environment)
+        let location = PostgresOptions.location(of: configuration)
+        return try await PostgresOptions.withClient(configuration) { client in
             let keyValue = try await PostgresKVStore.namespaces(client: client)
             let files = try await PostgresFileStore.namespaces(client: client)
             let namespaces = namespace.map { [$0] } ?? Set(keyValue + files).sorted()
@@ -70,7 +74,20 @@ extension InspectCommand {
                     )
                 )
             }
-            return reports
+            return (location, reports)
         }
     }
 }
+#else
+extension InspectCommand {
+    /// Refuses `--postgres`: this build of `forge` has no PostgreSQL support.
+    ///
+    /// - Throws: ``ForgeError/builtWithoutPostgres``.
+    func postgresReports(
+        url: String,
+        environment: [String: String]
+    ) async throws -> (location: String, reports: [NamespaceReport]) {
+        throw ForgeError.builtWithoutPostgres
+    }
+}
+#endif

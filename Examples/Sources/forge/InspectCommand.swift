@@ -60,10 +60,9 @@ struct InspectCommand: AsyncParsableCommand {
         let location: String
         let otherFiles: [String]
         let reports: [NamespaceReport]
-        if let configuration = try postgres.configuration(environment: environment) {
-            location = PostgresOptions.location(of: configuration)
+        if let url = postgres.url {
+            (location, reports) = try await postgresReports(url: url, environment: environment)
             otherFiles = []
-            reports = try await postgresReports(configuration, environment: environment)
         } else {
             let root = try options.existingRoot()
             location = root.path

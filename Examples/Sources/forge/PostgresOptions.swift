@@ -1,6 +1,9 @@
 import ArgumentParser
-import ForgePostgres
 import Foundation
+
+#if Postgres
+import ForgePostgres
+#endif
 
 /// The `--postgres` option of `demo` and `inspect`: use the stores of a PostgreSQL database instead of a data folder.
 struct PostgresOptions: ParsableArguments {
@@ -18,15 +21,16 @@ struct PostgresOptions: ParsableArguments {
         )
     )
     var url: String?
+}
 
-    /// The client configuration of the URL, with the password of ``passwordVariable`` when the URL has none; nil
-    /// without `--postgres`.
+#if Postgres
+extension PostgresOptions {
+    /// The client configuration of `url`, with the password of ``passwordVariable`` when the URL has none.
     ///
     /// - Throws: `PostgresStoreError.invalidServerURL` when the URL cannot be used.
-    func configuration(environment: [String: String]) throws -> PostgresClient.Configuration? {
-        guard let url else { return nil }
+    static func configuration(url: String, environment: [String: String]) throws -> PostgresClient.Configuration {
         var configuration = try PostgresClient.Configuration(url: url)
-        if configuration.password == nil { configuration.password = environment[Self.passwordVariable] }
+        if configuration.password == nil { configuration.password = environment[passwordVariable] }
         return configuration
     }
 
@@ -55,3 +59,4 @@ struct PostgresOptions: ParsableArguments {
         return "postgres://\(configuration.username)@\(server)/\(database)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import ArgumentParser
 import ForgePostgres
 import PostgresNIO
@@ -97,3 +98,4 @@ struct PostgresToolTests {
         }
     }
 }
+#endif
