@@ -122,26 +122,36 @@ public struct DiskFileStore: Sendable {
 extension DiskFileStore: FileStoring {
     /// Saves `data` at `path` atomically, creating the folders on the way.
     ///
+    /// Runs on the caller's executor, so a small save from the main actor costs its system calls and no switch of
+    /// threads; data larger than ``largeFileSize`` is written on the concurrent pool instead, so that it never holds
+    /// the caller's actor while it is written.
+    ///
     /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
-    public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
+    public nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws {
         let relative = try RelativePath.file(path)
-        do {
-            try folder.write(data, as: relative.name, in: relative.folders, replacing: overwrite)
-        } catch {
-            throw FileStoreError(error, operation: .write, path: path)
+        if data.count > Self.largeFileSize {
+            return try await Self.saveOffCaller(data, to: relative, as: path, in: folder, replacing: overwrite)
         }
+        try Self.save(data, to: relative, as: path, in: folder, replacing: overwrite)
     }
 
     /// Returns the contents of the file at `path`.
     ///
+    /// Runs on the caller's executor, so a small load from the main actor costs its system calls and no switch of
+    /// threads; a file larger than ``largeFileSize`` is read on the concurrent pool instead (it is opened again
+    /// there), so that it never holds the caller's actor while it is read.
+    ///
     /// - Throws: See ``FileStoring/load(_:)``.
-    public func load(_ path: String) async throws -> Data {
+    public nonisolated(nonsending) func load(_ path: String) async throws -> Data {
         let relative = try RelativePath.file(path)
         do {
-            return try folder.read(at: relative)
+            if let data = try folder.openForReading(at: relative).readAll(ifAtMost: Self.largeFileSize) {
+                return data
+            }
         } catch {
             throw FileStoreError(error, operation: .read, path: path)
         }
+        return try await Self.loadOffCaller(relative, as: path, in: folder)
     }
 
     /// Returns true when a regular file is stored at `path`.
@@ -153,7 +163,7 @@ extension DiskFileStore: FileStoring {
     /// Deletes the file at `path`, and the folders this leaves empty.
     ///
     /// - Throws: See ``FileStoring/delete(_:)``.
-    public func delete(_ path: String) async throws {
+    public nonisolated(nonsending) func delete(_ path: String) async throws {
         let relative = try RelativePath.file(path)
         do {
             try folder.remove(relative.name, in: relative.folders, regularFilesOnly: true)
@@ -168,7 +178,7 @@ extension DiskFileStore: FileStoring {
     /// entry's kind.
     ///
     /// - Throws: See ``FileStoring/list(in:)``.
-    public func list(in folder: String) async throws -> [String] {
+    public nonisolated(nonsending) func list(in folder: String) async throws -> [String] {
         let relative = try RelativePath.folder(folder)
         let entries: [FolderEntry]
         do {
@@ -193,10 +203,11 @@ extension DiskFileStore: FileStoring {
 
     /// Deletes the namespace folder and everything in it, at once; other namespaces are untouched.
     ///
-    /// The folder is first renamed to a hidden name, so readers see all of it vanish at once.
+    /// The folder is first renamed to a hidden name, so readers see all of it vanish at once. The removal runs on the
+    /// concurrent pool, never on the caller's actor: its cost grows with the store.
     ///
     /// - Throws: See ``FileStoring/deleteAll()``.
-    public func deleteAll() async throws {
+    @concurrent public func deleteAll() async throws {
         do {
             try folder.removeAll()
         } catch {
@@ -207,12 +218,65 @@ extension DiskFileStore: FileStoring {
     /// The sum of the sizes of the store's files, from one `readdir` pass per folder and an `fstatat` per
     /// file.
     ///
+    /// Runs on the concurrent pool, never on the caller's actor: its cost grows with the store.
+    ///
     /// - Throws: See ``FileStoring/totalSize()``.
-    public func totalSize() async throws -> Int {
+    @concurrent public func totalSize() async throws -> Int {
         do {
             return try folder.totalSize()
         } catch {
             throw FileStoreError(error, operation: .list, path: "")
+        }
+    }
+}
+
+// MARK: Large files
+
+extension DiskFileStore {
+    /// The size, in bytes, above which ``load(_:)`` and ``save(_:to:overwrite:)`` leave the caller's executor for the
+    /// concurrent pool: 1 MiB.
+    ///
+    /// Below it, switching threads twice costs more than the I/O (tens of microseconds from the main actor against a
+    /// few for a small file); above it, the copy takes long enough to hold up an app's main actor, so it runs
+    /// elsewhere.
+    public static let largeFileSize = 1 << 20
+
+    /// Writes `data` at `relative` atomically, with the store's errors, which name the path as the caller gave it.
+    private static func save(
+        _ data: Data,
+        to relative: RelativePath,
+        as path: String,
+        in folder: StoreFolder,
+        replacing: Bool
+    ) throws(FileStoreError) {
+        do {
+            try folder.write(data, as: relative.name, in: relative.folders, replacing: replacing)
+        } catch {
+            throw FileStoreError(error, operation: .write, path: path)
+        }
+    }
+
+    /// ``save(_:to:as:in:replacing:)`` on the concurrent pool, for data larger than ``largeFileSize``.
+    @concurrent private static func saveOffCaller(
+        _ data: Data,
+        to relative: RelativePath,
+        as path: String,
+        in folder: StoreFolder,
+        replacing: Bool
+    ) async throws(FileStoreError) {
+        try save(data, to: relative, as: path, in: folder, replacing: replacing)
+    }
+
+    /// Reads the whole file at `relative` on the concurrent pool, for a file larger than ``largeFileSize``.
+    @concurrent private static func loadOffCaller(
+        _ relative: RelativePath,
+        as path: String,
+        in folder: StoreFolder
+    ) async throws(FileStoreError) -> Data {
+        do {
+            return try folder.read(at: relative)
+        } catch {
+            throw FileStoreError(error, operation: .read, path: path)
         }
     }
 }

@@ -44,13 +44,13 @@ public protocol FileStoring: Sendable {
     /// - Throws: ``FileStoreError/invalidPath(path:reason:)``, ``FileStoreError/alreadyExists(path:)``, or
     ///   ``FileStoreError/writeFailed(path:reason:)`` (for example when `path` is a folder or the disk is
     ///   full). What was stored at `path` before is kept.
-    func save(_ data: Data, to path: String, overwrite: Bool) async throws
+    nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws
 
     /// Returns the contents of the file at `path`.
     ///
     /// - Throws: ``FileStoreError/notFound(path:)`` when no file is stored there,
     ///   ``FileStoreError/invalidPath(path:reason:)``, or ``FileStoreError/readFailed(path:reason:)``.
-    func load(_ path: String) async throws -> Data
+    nonisolated(nonsending) func load(_ path: String) async throws -> Data
 
     /// Returns true when a file is stored at `path`. False for folders and for invalid paths.
     func exists(_ path: String) -> Bool
@@ -60,7 +60,7 @@ public protocol FileStoring: Sendable {
     /// - Throws: ``FileStoreError/notFound(path:)`` when no file is stored there,
     ///   ``FileStoreError/invalidPath(path:reason:)``, or ``FileStoreError/deleteFailed(path:reason:)``
     ///   (for example when `path` is a folder: folders go away with their last file).
-    func delete(_ path: String) async throws
+    nonisolated(nonsending) func delete(_ path: String) async throws
 
     /// Returns what is directly in the folder at `folder`, sorted, as paths relative to the store.
     ///
@@ -70,17 +70,17 @@ public protocol FileStoring: Sendable {
     /// folder; a trailing `/` on `folder` is allowed. A folder that holds nothing lists as empty.
     ///
     /// - Throws: ``FileStoreError/invalidPath(path:reason:)`` or ``FileStoreError/listFailed(path:reason:)``.
-    func list(in folder: String) async throws -> [String]
+    nonisolated(nonsending) func list(in folder: String) async throws -> [String]
 
     /// Deletes every file and folder of this store, and nothing else.
     ///
     /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` with an empty path.
-    func deleteAll() async throws
+    nonisolated(nonsending) func deleteAll() async throws
 
     /// The sum of the sizes, in bytes, of every file in the store.
     ///
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` with an empty path.
-    func totalSize() async throws -> Int
+    nonisolated(nonsending) func totalSize() async throws -> Int
 }
 
 extension FileStoring {
@@ -90,7 +90,7 @@ extension FileStoring {
     ///   - data: The bytes to store.
     ///   - path: The relative path of the file.
     /// - Throws: See ``save(_:to:overwrite:)``.
-    public func save(_ data: Data, to path: String) async throws {
+    public nonisolated(nonsending) func save(_ data: Data, to path: String) async throws {
         try await save(data, to: path, overwrite: true)
     }
 }

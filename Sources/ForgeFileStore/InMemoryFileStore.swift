@@ -82,7 +82,7 @@ extension InMemoryFileStore: FileStoring {
     /// Saves `data` at `path`.
     ///
     /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
-    public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
+    public nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws {
         let relative = try RelativePath.file(path)
         try report(.write, path)?.fail(.open, path) { FileStoreError($0, operation: .write, path: path) }
         let ancestors = relative.ancestors
@@ -109,7 +109,7 @@ extension InMemoryFileStore: FileStoring {
     /// Returns the contents of the file at `path`.
     ///
     /// - Throws: See ``FileStoring/load(_:)``.
-    public func load(_ path: String) async throws -> Data {
+    public nonisolated(nonsending) func load(_ path: String) async throws -> Data {
         let relative = try RelativePath.file(path)
         // Damaged bytes read as a torn copy, as on disk; any other fault fails the read.
         let fault = report(.read, path)
@@ -132,7 +132,7 @@ extension InMemoryFileStore: FileStoring {
     /// Deletes the file at `path`, and the folders this leaves empty.
     ///
     /// - Throws: See ``FileStoring/delete(_:)``.
-    public func delete(_ path: String) async throws {
+    public nonisolated(nonsending) func delete(_ path: String) async throws {
         let relative = try RelativePath.file(path)
         try report(.delete, path)?.fail(.remove, path) { FileStoreError($0, operation: .delete, path: path) }
         let ancestors = relative.ancestors
@@ -155,7 +155,7 @@ extension InMemoryFileStore: FileStoring {
     /// Returns the files and sub-folders directly in `folder`, sorted; sub-folders end in `/`.
     ///
     /// - Throws: See ``FileStoring/list(in:)``.
-    public func list(in folder: String) async throws -> [String] {
+    public nonisolated(nonsending) func list(in folder: String) async throws -> [String] {
         let relative = try RelativePath.folder(folder)
         try report(.list, folder)?.fail(.list, folder) { FileStoreError($0, operation: .list, path: folder) }
         let prefix = relative.isRoot ? "" : relative.string + "/"
@@ -174,7 +174,7 @@ extension InMemoryFileStore: FileStoring {
     }
 
     /// Deletes every file; the streams of changes are told of each, in path order.
-    public func deleteAll() async throws {
+    public nonisolated(nonsending) func deleteAll() async throws {
         try report(.deleteAll, nil)?.fail(.remove, "") { FileStoreError($0, operation: .deleteAll, path: "") }
         state.withLock { state in
             let deleted = state.files.keys.sorted()
@@ -186,7 +186,7 @@ extension InMemoryFileStore: FileStoring {
     }
 
     /// The sum of the sizes of the stored files.
-    public func totalSize() async throws -> Int {
+    public nonisolated(nonsending) func totalSize() async throws -> Int {
         try report(.list, nil)?.fail(.list, "") { FileStoreError($0, operation: .list, path: "") }
         return state.withLock { $0.totalSize }
     }

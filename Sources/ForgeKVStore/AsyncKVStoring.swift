@@ -25,40 +25,40 @@ public protocol AsyncKVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
+    nonisolated(nonsending) func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
 
     /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil only
     /// when nothing is stored. See ``KVStoring/value(for:)``.
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
-    func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
+    nonisolated(nonsending) func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
 
     /// Stores `value` for `key`, replacing any previous value. See ``KVStoring/set(_:value:)``.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   the previous value is kept either way.
-    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
+    nonisolated(nonsending) func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
 
     /// Removes the value stored for `key`, and those under the older names its migrations read. See
     /// ``KVStoring/remove(_:)``.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
-    func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
+    nonisolated(nonsending) func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
 
     /// Returns true when a value is stored for `key`, or under an older name its migrations read.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
+    nonisolated(nonsending) func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
 
     /// Removes every value this store holds, and nothing it does not.
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
-    func removeAll() async throws
+    nonisolated(nonsending) func removeAll() async throws
 
     /// The keys that hold a value in this store, sorted, each in its canonical (NFC) form.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
-    func keys() async throws -> [String]
+    nonisolated(nonsending) func keys() async throws -> [String]
 }
 
 /// An ``AsyncKVStoring`` that can observe its keys: a stream per key, as ``ReactiveKVStore/stream(_:)`` gives it.

@@ -86,20 +86,28 @@ extension StoreFolder {
     }
 
     /// Reads the regular file at `relative`, a checked path beneath the store folder.
+    package func read(at relative: RelativePath) throws(FileSystemError) -> Data {
+        try openForReading(at: relative).readAll()
+    }
+
+    /// Opens the file at `relative`, a checked path beneath the store folder, for reading.
     ///
     /// The whole path goes to the system as it is, split by it, so the names are split here only when it must walk.
-    package func read(at relative: RelativePath) throws(FileSystemError) -> Data {
-        if let file = try openInOneCall(CollectionOfOne(relative.string), .read, creating: false) {
-            return try file.readAll()
-        }
+    package func openForReading(at relative: RelativePath) throws(FileSystemError) -> Descriptor {
+        if let file = try openInOneCall(CollectionOfOne(relative.string), .read, creating: false) { return file }
         let names = relative.components
-        return try walkAndRead(names.last ?? "", in: names.dropLast())
+        return try walkAndOpen(names.last ?? "", in: names.dropLast())
     }
 
     /// Reads the file `name` in `folders`, reached one name at a time.
     private func walkAndRead(_ name: String, in folders: ArraySlice<String>) throws(FileSystemError) -> Data {
+        try walkAndOpen(name, in: folders).readAll()
+    }
+
+    /// Opens the file `name` in `folders` for reading, reached one name at a time.
+    private func walkAndOpen(_ name: String, in folders: ArraySlice<String>) throws(FileSystemError) -> Descriptor {
         let folder = try walk(to: folders, from: openRoot(creating: false), creating: false)
-        return try folder.openEntry(storedName(of: name, in: folder), .read).readAll()
+        return try folder.openEntry(storedName(of: name, in: folder), .read)
     }
 
     /// The status of `name` in the sub-folder `folders`, a link not followed; nil when nothing is there.

@@ -150,9 +150,23 @@ package final class Descriptor {
 
     /// The whole regular file, to its end; a folder fails with `EISDIR`, any other kind of file with `EINVAL`.
     package func readAll() throws(FileSystemError) -> Data {
+        try readToEnd(expecting: status(regularFile: true).size)
+    }
+
+    /// The whole regular file when its size is at most `limit` bytes; nil, with nothing read, when it is larger.
+    ///
+    /// A folder fails with `EISDIR`, any other kind of file with `EINVAL`.
+    package func readAll(ifAtMost limit: Int) throws(FileSystemError) -> Data? {
+        let size = try status(regularFile: true).size
+        guard size <= limit else { return nil }
+        return try readToEnd(expecting: size)
+    }
+
+    /// The file from its current position to its end, `size` being its size when it was last looked at.
+    private func readToEnd(expecting size: Int) throws(FileSystemError) -> Data {
         // The buffer has a byte more than the size: a read that fills less than it asked has met the end (a regular
         // file reads short only there), and a file that grew since fills it and is read on.
-        var data = Data(count: max(try status(regularFile: true).size, 0) + 1)
+        var data = Data(count: max(size, 0) + 1)
         var count = 0
         while true {
             if count == data.count { data.count += max(data.count, 4096) }
