@@ -42,4 +42,23 @@ struct ReadmeSampleTests {
             try await secrets.deleteAll()
         }
     }
+
+    @Test func theSampleRunsTheClientItsStoresBorrow() async throws {
+        let url = try #require(TestServer.url)
+        let namespace = "readme-\(UUID().uuidString)"
+
+        // `url`: "postgres://user@host:5432/database?sslmode=verify-full", from your configuration.
+        let client = PostgresClient(configuration: try PostgresClient.Configuration(url: url))
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await client.run() }  // the connection pool, until the group is cancelled
+            let settings = PostgresKVStore(client: client, namespace: namespace)
+            try await settings.set(TaskKeys.taskCount, value: 42)
+            let count = try await settings.get(TaskKeys.taskCount)
+
+            #expect(count == 42)
+            try await settings.removeAll()
+
+            group.cancelAll()  // stops the client, once the stores' calls are done
+        }
+    }
 }

@@ -55,6 +55,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    registerMainActorBenchmarks(store: store, folder: folder)
+
     // MARK: 1 KiB files in sub-folders, one and four folders deep.
     // The limit opens the same path from the same base folder: the store refuses links on the way in the same one
     // `open` (`openat2` on Linux), so it pays only for opening its own folder first.
