@@ -1,4 +1,5 @@
 import ForgeTestSupport
+import Foundation
 import Testing
 
 @testable import ForgeCore
@@ -48,6 +49,17 @@ struct FileNameEncodingTests {
         let truncated = FileNameEncoding.truncatedEncodedName(encoded, maximumBytes: 200)
         #expect(truncated.utf8.count == 198)
         #expect(FileNameEncoding.decode(truncated) == String(repeating: "é", count: 33))
+    }
+
+    @Test(arguments: [
+        "", "photo-01234.jpg", "caf\u{E9}", "cafe\u{301}", "\u{D6}lfass", "O\u{308}lfass", "写真", "αρχείο", "가",
+        "\u{1100}\u{1161}", "e\u{301}\u{323}", "e\u{323}\u{301}", "\u{1E0D}\u{307}", "d\u{307}\u{323}", "\u{212B}",
+        "\u{C5}", "\u{958}", "🔥", "a\u{0}b",
+    ])
+    func isCanonicalMeansTheNFCSpellingIsTheSameBytes(name: String) {
+        let nfc = name.precomposedStringWithCanonicalMapping
+        #expect(FileNameEncoding.isCanonical(name) == nfc.utf8.elementsEqual(name.utf8))
+        #expect(FileNameEncoding.isCanonical(nfc))
     }
 
     @Test func stableHashIsFixedAndCanonical() {

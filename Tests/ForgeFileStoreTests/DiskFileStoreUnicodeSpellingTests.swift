@@ -67,6 +67,26 @@ struct DiskFileStoreUnicodeSpellingTests {
         }
     }
 
+    @Test func aFolderOfManyNFCNamesListsAsTheMemoryTwinDoes() async throws {
+        // Names in NFC, ASCII and not, which a listing takes as they are, and one in NFD that it respells.
+        let stems = ["photo", "caf\u{E9}", "r\u{E9}sum\u{E9}", "\u{DC}berweisung", "αρχείο", "写真", "Zebra", "_x", "~y"]
+        let nfcPaths = (0..<300).map { "\(stems[$0 % stems.count])-\($0).jpg" } + ["caf\u{E9}/menu.txt"]
+        let memory = InMemoryFileStore()
+        for path in nfcPaths { try await memory.save(Data(path.utf8), to: path) }
+        try await memory.save(Data("nfd".utf8), to: "Ama\u{301}lia.txt")
+        try await withTemporaryFolder { base in
+            let disk = DiskFileStore(directory: .custom(base), namespace: "files")
+            for path in nfcPaths { try await disk.save(Data(path.utf8), to: path) }
+            try ForeignFiles.write(Data("nfd".utf8), toPath: disk.folderURL.path + "/Ama\u{301}lia.txt")
+
+            let listed = try await disk.list(in: "")
+            #expect(listed.count == nfcPaths.count + 1)
+            #expect(listed == (try await memory.list(in: "")))
+            #expect(listed.contains("Am\u{E1}lia.txt"))
+            #expect(listed.allSatisfy { $0.utf8.elementsEqual(FileNameEncoding.canonicalForm(of: $0).utf8) })
+        }
+    }
+
     @Test func theMemoryTwinListsAndLoadsTheSamePaths() async throws {
         let memory = InMemoryFileStore()
         try await memory.save(Data("menu".utf8), to: decomposedFolder + "/menu.txt")

@@ -60,16 +60,17 @@ extension StoreFolder {
 
     /// The entries of the open `folder` as ``list(in:)`` shows them.
     static func listing(of folder: Descriptor) throws(FileSystemError) -> [FolderEntry] {
+        let entries = try folder.entries()
         var listed: [FolderEntry] = []
+        listed.reserveCapacity(entries.count)
         var respelled = false
-        for entry in try folder.entries() where entry.storedName.isUTF8 && !TemporaryName.isTemporary(entry.name) {
-            // An ASCII name is its own NFC spelling. (Swift compares strings by canonical equivalence, so other
-            // spellings are told apart by their bytes.)
-            let canonical = FileNameEncoding.canonicalForm(of: entry.name)
-            if canonical.utf8.elementsEqual(entry.name.utf8) {
+        for entry in entries where entry.storedName.isUTF8 && !TemporaryName.isTemporary(entry.name) {
+            // Nearly every name is in NFC already (an ASCII name always is): it is listed as it is.
+            if FileNameEncoding.isCanonical(entry.name) {
                 listed.append(entry)
                 continue
             }
+            let canonical = FileNameEncoding.canonicalForm(of: entry.name)
             guard canonical.utf8.count <= FileNameEncoding.maximumNameLength,
                 entry.name.utf8.elementsEqual(canonical.decomposedStringWithCanonicalMapping.utf8)
             else { continue }

@@ -31,11 +31,18 @@ package struct EntryName: Sendable, Hashable {
         self.undecodableBytes = nil
     }
 
-    /// The name with these bytes (without a terminating NUL).
-    package init<Bytes: Collection<UInt8>>(bytes: Bytes) {
-        let string = String(decoding: bytes, as: UTF8.self)
-        self.string = string
-        self.undecodableBytes = string.utf8.elementsEqual(bytes) ? nil : Array(bytes)
+    /// The name spelled by the NUL-terminated `cString`, as `readdir` gives it.
+    package init(cString: UnsafePointer<CChar>) {
+        // One validating pass, which `String` does fastest from a C string; the ill-formed case, which no store
+        // writes, decodes again with repairs.
+        if let string = String(validatingCString: cString) {
+            self.string = string
+            self.undecodableBytes = nil
+        } else {
+            self.string = String(cString: cString)
+            let length = (0...).first { cString[$0] == 0 } ?? 0
+            self.undecodableBytes = UnsafeBufferPointer(start: cString, count: length).map { UInt8(bitPattern: $0) }
+        }
     }
 
     /// Whether the bytes are UTF-8, as every name a store writes is: only such entries can be store content.

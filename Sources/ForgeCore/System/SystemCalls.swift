@@ -311,7 +311,11 @@ package final class Descriptor {
         var entries: [FolderEntry] = []
         while let entry = readdir(directory) {
             // `d_name` is a fixed-size C array: its bytes up to the NUL are the name.
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { EntryName(bytes: $0.prefix { $0 != 0 }) }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { array in
+                array.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: array.pointee)) {
+                    EntryName(cString: $0)
+                }
+            }
             if name.string == "." || name.string == ".." { continue }
             let kind = FileStatus.Kind(listed: Int32(entry.pointee.d_type)) ?? (try? status(of: name))?.kind
             entries.append(FolderEntry(storedName: name, kind: kind ?? .other))
