@@ -22,9 +22,9 @@ package enum FileNameEncoding {
 
     /// The Unicode NFC spelling of `key`, so canonically equivalent keys become the same bytes.
     ///
-    /// ASCII keys are returned as they are.
+    /// A key already in NFC (every ASCII key) is returned as it is, without a copy.
     package static func canonicalForm(of key: String) -> String {
-        if isASCII(key) { return key }
+        if isCanonical(key) { return key }
         return key.precomposedStringWithCanonicalMapping
     }
 
