@@ -8,15 +8,25 @@ enum MutationHarness {
     /// passes.
     ///
     /// Every issue `body` records is taken here instead of reaching the current test, so the test neither fails nor
-    /// prints it; warnings (such as a report of skipped checks) are dropped and do not count.
+    /// prints it; warnings (such as a report of skipped checks) do not count.
     static func failures(of body: @escaping @Sendable () async throws -> Void) async -> [String] {
+        await issues(of: body).failures
+    }
+
+    /// The issues `body` records, or the error it throws, each described, split into failures and warnings; none of
+    /// them reaches the current test.
+    static func issues(
+        of body: @escaping @Sendable () async throws -> Void
+    ) async -> (failures: [String], warnings: [String]) {
         guard let test = Test.current else {
             Issue.record("MutationHarness runs inside a test, whose issues it takes")
-            return ["no current test"]
+            return (["no current test"], [])
         }
-        let failures = LockedState<[String]>([])
+        let issues = LockedState<(failures: [String], warnings: [String])>(([], []))
         let capture = IssueHandlingTrait.compactMapIssues { issue in
-            if issue.severity == .error { failures.withLock { $0.append("\(issue)") } }
+            issues.withLock {
+                if issue.severity == .error { $0.failures.append("\(issue)") } else { $0.warnings.append("\(issue)") }
+            }
             return nil
         }
         do {
@@ -24,13 +34,13 @@ enum MutationHarness {
                 do {
                     try await body()
                 } catch {
-                    failures.withLock { $0.append("threw \(error)") }
+                    issues.withLock { $0.failures.append("threw \(error)") }
                 }
             }
         } catch {
-            failures.withLock { $0.append("threw \(error)") }
+            issues.withLock { $0.failures.append("threw \(error)") }
         }
-        return failures.withLock { $0 }
+        return issues.withLock { $0 }
     }
 
     /// Whether `body` records at least one failing issue (an unmet expectation, a recorded error) or throws; what it
