@@ -8,7 +8,7 @@ internal import Testing
 ///
 /// They run on threads of their own (see ``ConformanceThreads``), so a store without a lock, or one that writes a secret in two
 /// steps, fails them in nearly every run; run them under ThreadSanitizer (`swift test --sanitize=thread`) too,
-/// which reports a data race even in a run the checks do not catch. A subject with a ``RaceGate`` also has each
+/// which reports a data race even in a run the checks do not catch. A subject with a `RaceGate` also has each
 /// check's rival call made between the two steps of a set that parks at the gate, so a store whose set has such
 /// steps is caught in every run.
 extension CryptStoringConformance {

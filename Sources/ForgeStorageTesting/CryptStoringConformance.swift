@@ -78,7 +78,7 @@ extension CryptStoringConformance {
         /// another instance.
         public let neighbour: (any CryptStoring)?
         /// Where the store parks a call between its two steps while the concurrency checks make a rival call, or nil
-        /// (see ``RaceGate``): set by the package's mutation tests for their race mutants.
+        /// (see `RaceGate`): set by the package's mutation tests for their race mutants.
         package var raceGate: RaceGate?
 
         /// Creates a subject.

@@ -5,7 +5,7 @@ internal import Testing
 
 /// The checks that call a store from several threads at once: real threads, so a race shows in nearly every run.
 ///
-/// A subject with a ``RaceGate`` also has each check's rival call made between the two steps of a call that parks at
+/// A subject with a `RaceGate` also has each check's rival call made between the two steps of a call that parks at
 /// the gate, so a store whose call has such steps is caught in every run.
 extension KVStoringConformance {
     /// The checks of calls from many threads, part of ``checks``.
