@@ -87,7 +87,8 @@ public enum AsyncCryptStoringConformance {
     /// ```
     ///
     /// A check that throws is recorded as an issue naming it, and the others still run; the checks a subject
-    /// cannot run (it has no second handle or neighbour) are reported together as skipped.
+    /// cannot run (it has no second handle or neighbour) are skipped, and named together
+    /// in one warning when another check fails.
     ///
     /// - Parameters:
     ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.

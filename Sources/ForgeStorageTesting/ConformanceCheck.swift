@@ -15,8 +15,7 @@ public import Testing
 ///
 /// A failed check reads like a sentence: `behavesLikeEveryKVStore(_:)` with the argument
 /// "remove makes the key unset". A check that needs what the subject does not offer (a second handle on the same
-/// storage, a neighbouring store) is skipped: reported with a warning giving the reason and as cancelled, never
-/// as passed.
+/// storage, a neighbouring store) is skipped: reported as cancelled with the reason, never as passed.
 public struct ConformanceCheck<Subject: Sendable>: Sendable {
     /// The behaviour the check pins down, as a sentence: "remove makes the key unset".
     public let name: String
@@ -58,18 +57,17 @@ public struct ConformanceCheck<Subject: Sendable>: Sendable {
     /// Runs the check against `subject`, a fresh, empty store, recording any failed expectation as an issue
     /// of the current test.
     ///
-    /// A check the subject cannot run (see ``skipReason(for:)``) records a warning with the reason and cancels the
-    /// current test case, which Swift Testing reports as cancelled (before Swift 6.3, it prints the reason and
-    /// returns without checking anything). Call it from a test parameterized by the checks, one check per test
-    /// case: in a loop over the checks, the first skipped one cancels the whole test, so run them all in one test
-    /// with the suite's `run(makeSubject:)` instead.
+    /// A check the subject cannot run (see ``skipReason(for:)``) cancels the current test case with the reason,
+    /// which Swift Testing reports as cancelled, not passed (before Swift 6.3, it prints the reason and returns
+    /// without checking anything). A skip is what the subject asked for, not a fault, so it records no issue: a
+    /// passing run stays quiet. Call it from a test parameterized by the checks, one check per test case: in a loop
+    /// over the checks, the first skipped one cancels the whole test, so run them all in one test with the suite's
+    /// `run(makeSubject:)` instead.
     ///
     /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
     public func run(on subject: Subject) async throws {
         if let reason = skipReason(for: subject) {
             #if compiler(>=6.3)
-            // The warning says so in the console too, which lists a cancelled test case without a mark.
-            Issue.record("Skipped: \(reason)", severity: .warning)
             try Test.cancel("Skipped: \(reason)")
             #else
             print("Skipped \"\(name)\": \(reason)")
@@ -148,7 +146,8 @@ extension Sequence {
     /// Runs every check against a fresh subject from `makeSubject`, and records an issue naming the check
     /// when one throws, so every check runs.
     ///
-    /// The checks the subjects cannot run are skipped and reported together, as one warning naming them.
+    /// The checks the subjects cannot run are skipped. When another check fails, they are reported together, as one
+    /// warning naming them, so that a failing run says what it did not check; a passing run reports nothing more.
     ///
     /// - Parameters:
     ///   - makeSubject: Makes a fresh, empty store for each check.
@@ -158,6 +157,7 @@ extension Sequence {
         sourceLocation: SourceLocation
     ) async where Element == ConformanceCheck<Subject> {
         var skipped: [String] = []
+        var failed = false
         for check in self {
             do {
                 let subject = try await makeSubject()
@@ -165,12 +165,15 @@ extension Sequence {
                     skipped.append("\"\(check.name)\": \(reason)")
                     continue
                 }
-                try await check.run(on: subject)
+                if try await ConformanceFailures.areRecorded(by: { try await check.run(on: subject) }) {
+                    failed = true
+                }
             } catch {
+                failed = true
                 Issue.record(error, "Check \"\(check.name)\" threw", sourceLocation: sourceLocation)
             }
         }
-        guard !skipped.isEmpty else { return }
+        guard failed, !skipped.isEmpty else { return }
         let report = "Skipped \(skipped.count) conformance checks:\n" + skipped.joined(separator: "\n")
         #if compiler(>=6.3)
         Issue.record("\(report)", severity: .warning, sourceLocation: sourceLocation)

@@ -8,7 +8,9 @@ internal import Testing
 ///
 /// They run on threads of their own (see ``ConformanceThreads``), so a store without a lock, or one that writes a secret in two
 /// steps, fails them in nearly every run; run them under ThreadSanitizer (`swift test --sanitize=thread`) too,
-/// which reports a data race even in a run the checks do not catch.
+/// which reports a data race even in a run the checks do not catch. A subject with a `RaceGate` also has each
+/// check's rival call made between the two steps of a set that parks at the gate, so a store whose set has such
+/// steps is caught in every run.
 extension CryptStoringConformance {
     /// The checks of concurrent calls, part of ``checks``.
     static var concurrencyChecks: [Check] {
@@ -71,6 +73,19 @@ extension CryptStoringConformance {
         let listed = Set(try store.keys())
         let unlisted = expected.filter { !listed.contains($0) }
         #expect(unlisted.isEmpty, "\(unlisted.count) keys set at once are not listed, such as \(unlisted.prefix(3))")
+        if let gate = subject.raceGate {
+            // A set made while another is between its steps lands, and so does the other.
+            let first = CryptKey<String>(key: "interleaved.first")
+            let second = CryptKey<String>(key: "interleaved.second")
+            let outcome = await gate.interleave(
+                { try store.set("first", for: first) },
+                with: { try store.set("second", for: second) }
+            )
+            try outcome.call.get()
+            try outcome.rival.get()
+            #expect(try store.get(first) == "first", "a set was lost to a set made while it was between its steps")
+            #expect(try store.get(second) == "second", "a set made while another was between its steps was lost")
+        }
     }
 
     private static func aReadWhileAnotherThreadSetsTheKeySeesAWholeSecret(_ subject: Subject) async throws {
@@ -109,5 +124,15 @@ extension CryptStoringConformance {
         let unexpected = seen.withLock { $0 }
         #expect(unexpected.isEmpty, "\(unexpected.count) reads saw no whole secret, such as \(unexpected.prefix(3))")
         #expect(try store.get(key) == secrets[0])
+        if let gate = subject.raceGate {
+            // A read made while a set is between its steps sees a whole secret, the old one or the new.
+            let outcome = await gate.interleave({ try store.set(secrets[1], for: key) }, with: { try store.get(key) })
+            try outcome.call.get()
+            let read = try outcome.rival.get()
+            #expect(
+                read.map(secrets.contains) == true,
+                "a read while a set was between its steps saw \(read.map { "\($0.utf8.count) bytes" } ?? "nil")"
+            )
+        }
     }
 }

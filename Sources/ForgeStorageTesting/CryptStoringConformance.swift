@@ -77,6 +77,9 @@ extension CryptStoringConformance {
         /// neighbour's secrets; without it that check is skipped. A store that has no shared backing can give
         /// another instance.
         public let neighbour: (any CryptStoring)?
+        /// Where the store parks a call between its two steps while the concurrency checks make a rival call, or nil
+        /// (see `RaceGate`): set by the package's mutation tests for their race mutants.
+        package var raceGate: RaceGate?
 
         /// Creates a subject.
         ///

@@ -29,6 +29,9 @@ extension FileStoringConformance {
         public let neighbour: (any FileStoring)?
         /// Whether the store's names are case-insensitive, so that `A.txt` and `a.txt` are one file.
         public let foldsCase: Bool
+        /// Where the store parks a call between its two steps while the concurrency checks make a rival call, or nil
+        /// (see `RaceGate`): set by the package's mutation tests for their race mutants.
+        package var raceGate: RaceGate?
 
         /// Creates a subject.
         ///

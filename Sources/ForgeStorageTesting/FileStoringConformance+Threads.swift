@@ -8,6 +8,8 @@ internal import Testing
 // four threads × 500 calls overlap in every run. A fast store makes 500 calls in less than a time slice, so each
 // thread goes on for at least `minimumDuration`: long enough for the threads to run side by side on a busy machine.
 // A slow store stops after `maximumDuration`, having made fewer calls, so that each check stays well under a second.
+// A subject with a `RaceGate` also has each check's rival call made between the two steps of a save that parks at the
+// gate, so a store whose save has such steps is caught in every run, not only when the threads meet in the window.
 
 extension FileStoringConformance {
     /// How many calls each of the four threads makes.
@@ -33,7 +35,8 @@ extension FileStoringConformance {
     ///
     /// Kills a store whose save rewrites a copy of all its files (read under the lock, written back under it),
     /// so that one thread's save drops another's.
-    static func savesFromFourThreadsAllLand(_ store: any FileStoring) async throws {
+    static func savesFromFourThreadsAllLand(_ subject: Subject) async throws {
+        let store = subject.store
         let filesPerThread = 50
         let saves = LockedState([Int](repeating: 0, count: 4))
         try await FileCheckThread.run(4) { thread, _ in
@@ -62,12 +65,30 @@ extension FileStoringConformance {
         }
         let folders = counts.indices.filter { counts[$0] > 0 }.map { "threads/\($0)/" }
         #expect(try await store.list(in: "threads") == folders)
+        if let gate = subject.raceGate {
+            // A save made while another is between its steps lands, and so does the other.
+            let outcome = await gate.interleave(
+                { try await store.save(Data("first".utf8), to: "interleaved/first.txt") },
+                with: { try await store.save(Data("second".utf8), to: "interleaved/second.txt") }
+            )
+            try outcome.call.get()
+            try outcome.rival.get()
+            #expect(
+                (try? await store.load("interleaved/first.txt")) == Data("first".utf8),
+                "a save was lost to a save made while it was between its steps"
+            )
+            #expect(
+                (try? await store.load("interleaved/second.txt")) == Data("second".utf8),
+                "a save made while another was between its steps was lost"
+            )
+        }
     }
 
     /// While one thread saves a file back-to-back, three others load it, and every load is one whole version.
     ///
     /// Kills a store whose save is not one atomic step (it writes the file in parts, each under the lock).
-    static func aReaderLoadingWhileAWriterSavesSeesWholeFiles(_ store: any FileStoring) async throws {
+    static func aReaderLoadingWhileAWriterSavesSeesWholeFiles(_ subject: Subject) async throws {
+        let store = subject.store
         let size = 32 * 1024
         let path = "torn/file.bin"
         try await store.save(Data(repeating: 1, count: size), to: path)
@@ -100,13 +121,27 @@ extension FileStoringConformance {
                 }
             }
         }
+        if let gate = subject.raceGate {
+            // A load made while a save is between its steps reads one whole version.
+            let outcome = await gate.interleave(
+                { try await store.save(Data(repeating: 1, count: size), to: path) },
+                with: { try await store.load(path) }
+            )
+            try outcome.call.get()
+            let data = try outcome.rival.get()
+            #expect(
+                data.count == size && data.first == data.last,
+                "a load while a save was between its steps read \(data.count) bytes that are not one whole version"
+            )
+        }
     }
 
     /// Four threads race to save without overwrite to one path, 500 times each: each winner finds its own file until
     /// it deletes it, because no second save can win meanwhile.
     ///
     /// Kills a store that checks for the file and then saves it in two steps, so that two saves both win.
-    static func savesWithoutOverwriteFromFourThreadsNeverBothWin(_ store: any FileStoring) async throws {
+    static func savesWithoutOverwriteFromFourThreadsNeverBothWin(_ subject: Subject) async throws {
+        let store = subject.store
         let path = "claims/one.bin"
         try await FileCheckThread.run(4) { thread, _ in
             let start = ContinuousClock.now
@@ -134,5 +169,18 @@ extension FileStoringConformance {
             }
         }
         #expect(try await store.list(in: "claims").isEmpty)
+        if let gate = subject.raceGate {
+            // Of a save without overwrite and another made while it is between its steps, exactly one wins.
+            let mine = Data("first".utf8)
+            let theirs = Data("second".utf8)
+            let outcome = await gate.interleave(
+                { try await store.save(mine, to: path, overwrite: false) },
+                with: { try await store.save(theirs, to: path, overwrite: false) }
+            )
+            let winners = [outcome.call, outcome.rival].filter { (try? $0.get()) != nil }.count
+            #expect(winners == 1, "\(winners) of two saves without overwrite to one path won")
+            let found = try await store.load(path)
+            #expect(found == ((try? outcome.call.get()) != nil ? mine : theirs), "the file is not the winner's")
+        }
     }
 }

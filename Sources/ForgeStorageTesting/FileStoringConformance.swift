@@ -63,7 +63,8 @@ public enum FileStoringConformance {
     }
 
     /// Runs every check, each against a fresh subject from `makeSubject`, in the current test; the checks a
-    /// subject cannot run (it has no second handle or neighbour) are reported together as skipped.
+    /// subject cannot run (it has no second handle or neighbour) are skipped, and named together
+    /// in one warning when another check fails.
     ///
     /// - Parameters:
     ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.

@@ -4,6 +4,9 @@ internal import Foundation
 internal import Testing
 
 /// The checks that call a store from several threads at once: real threads, so a race shows in nearly every run.
+///
+/// A subject with a `RaceGate` also has each check's rival call made between the two steps of a call that parks at
+/// the gate, so a store whose call has such steps is caught in every run.
 extension KVStoringConformance {
     /// The checks of calls from many threads, part of ``checks``.
     static var concurrencyChecks: [Check] {
@@ -22,7 +25,8 @@ extension KVStoringConformance {
     ///
     /// Kills a store without a lock, whose `set` copies its table, changes the copy and writes it back: writes made
     /// meanwhile by other threads are lost.
-    private static func concurrentWritesAllLand(_ store: any KVStoring) async throws {
+    private static func concurrentWritesAllLand(_ subject: Subject) async throws {
+        let store = subject.store
         let threads = 4
         let calls = 1_000
         let contended = KVKey<Int>("contended")
@@ -33,7 +37,8 @@ extension KVStoringConformance {
             // From the starting line, which a busy machine may take a while to reach.
             let deadline = ContinuousClock.now + .milliseconds(400)
             var call = 0
-            while call < calls && ContinuousClock.now < deadline {
+            // At least the first call, which sets the shared key, however late the thread started.
+            repeat {
                 do {
                     switch call % 10 {
                     case 0: try store.set(contended, value: thread)
@@ -44,7 +49,7 @@ extension KVStoringConformance {
                     failures.withLock { $0.append("\(error)") }
                 }
                 call += 1
-            }
+            } while call < calls && ContinuousClock.now < deadline
             made.withLock { $0[thread] = call }
         }
         #expect(failures.withLock { $0 } == [])
@@ -61,6 +66,19 @@ extension KVStoringConformance {
         let value = try #require(store.get(contended))
         #expect((0..<threads).contains(value))
         #expect(try store.keys().count == written + 1)
+        if let gate = subject.raceGate {
+            // A write made while another is between its steps lands, and so does the other.
+            let first = KVKey<Int>("interleaved.first")
+            let second = KVKey<Int>("interleaved.second")
+            let outcome = await gate.interleave(
+                { try store.set(first, value: 1) },
+                with: { try store.set(second, value: 2) }
+            )
+            _ = try outcome.call.get()
+            _ = try outcome.rival.get()
+            #expect(store.get(first) == 1, "a write was lost to a write made while it was between its steps")
+            #expect(store.get(second) == 2, "a write made while another was between its steps was lost")
+        }
     }
 
     /// One thread saves two values in turn 500 times (as many as it can in 300 ms on a slow store) while another reads
@@ -68,7 +86,8 @@ extension KVStoringConformance {
     ///
     /// Kills a store that writes in two steps (removing the old value, then storing the new one), and one whose
     /// reader can see a value half written.
-    private static func aReaderSeesWholeValuesWhileAWriterSaves(_ store: any KVStoring) async throws {
+    private static func aReaderSeesWholeValuesWhileAWriterSaves(_ subject: Subject) async throws {
+        let store = subject.store
         let key = KVKey<[Int]>("document")
         let first = Array(0..<200)
         let second = Array((0..<200).reversed())
@@ -109,5 +128,19 @@ extension KVStoringConformance {
         }
         let seen = unexpected.withLock { $0 }
         #expect(seen.isEmpty, "after \(reads.withLock { $0 }) reads: \(seen.joined(separator: "; "))")
+        if let gate = subject.raceGate {
+            // A read made while a write is between its steps sees the old value or the new one.
+            try store.set(key, value: first)
+            let outcome = await gate.interleave(
+                { try store.set(key, value: second) },
+                with: { try store.value(for: key) }
+            )
+            _ = try outcome.call.get()
+            let read = try outcome.rival.get()
+            #expect(
+                read == first || read == second,
+                "a read while a write was between its steps got \(read.map { "\($0.prefix(4))…" } ?? "nil")"
+            )
+        }
     }
 }

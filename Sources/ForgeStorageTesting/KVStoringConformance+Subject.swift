@@ -29,6 +29,9 @@ extension KVStoringConformance {
         public let reopen: (@Sendable () throws -> any KVStoring)?
         /// Another store on the same backing as ``store`` that its `removeAll` must leave alone, or nil.
         public let neighbour: (any KVStoring)?
+        /// Where the store parks a call between its two steps while the concurrency checks make a rival call, or nil
+        /// (see `RaceGate`): set by the package's mutation tests for their race mutants.
+        package var raceGate: RaceGate?
 
         /// Creates a subject.
         ///

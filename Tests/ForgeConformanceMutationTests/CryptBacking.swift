@@ -1,11 +1,6 @@
 import ForgeCore
+import ForgeStorageTesting
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The storage under every handle of ``CryptReferenceStore``: secrets by namespace, then by key name.
 ///
@@ -17,12 +12,12 @@ final class CryptBacking: Sendable {
     /// `listsDeletedKeys` mutant, as a store's stale index of names.
     let written = LockedState<[String: Set<String>]>([:])
 
-    /// Stands for the system call a real store makes between two steps of one call.
-    ///
-    /// A file write or a Keychain query is a point where the system may run another thread. The race mutants call
-    /// this between their steps, so on a busy machine another thread runs there as it would in a real store, not
-    /// only when a spare core runs it at the same time.
+    /// Where the race mutants park a set between its two steps while a concurrency check makes a rival call.
+    let raceGate = RaceGate()
+
+    /// Stands for the system call a real store makes between two steps of one call, where another thread's call may
+    /// run: the race mutants call it between their steps, and a concurrency check makes its rival call there.
     func betweenSteps() {
-        sched_yield()
+        raceGate.betweenSteps()
     }
 }

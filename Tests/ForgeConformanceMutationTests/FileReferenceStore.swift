@@ -32,23 +32,35 @@ struct FileReferenceStore: FileStoring {
     let backing: FileBacking
     let namespace: String
     let mutant: FileMutant?
+    /// Where the race mutants park a save between its two steps while a concurrency check makes a rival call.
+    let raceGate: RaceGate
     /// What this handle loaded and saved: used only by ``FileMutant/cachesInTheHandle``.
     private let cache = LockedState<[[UInt8]: Data]>([:])
 
-    init(backing: FileBacking = FileBacking(), namespace: String = "main", mutant: FileMutant? = nil) {
+    init(
+        backing: FileBacking = FileBacking(),
+        namespace: String = "main",
+        mutant: FileMutant? = nil,
+        raceGate: RaceGate = RaceGate()
+    ) {
         self.backing = backing
         self.namespace = namespace
         self.mutant = mutant
+        self.raceGate = raceGate
     }
 
-    /// A subject with a second handle on the same namespace and a neighbour in another namespace of the backing.
+    /// A subject with a second handle on the same namespace, a neighbour in another namespace of the backing, and
+    /// the race gate they share.
     static func subject(_ mutant: FileMutant?) -> FileStoringConformance.Subject {
         let backing = FileBacking()
-        return FileStoringConformance.Subject(
-            FileReferenceStore(backing: backing, mutant: mutant),
-            reopen: { FileReferenceStore(backing: backing, mutant: mutant) },
-            neighbour: FileReferenceStore(backing: backing, namespace: "neighbour", mutant: mutant)
+        let gate = RaceGate()
+        var subject = FileStoringConformance.Subject(
+            FileReferenceStore(backing: backing, mutant: mutant, raceGate: gate),
+            reopen: { FileReferenceStore(backing: backing, mutant: mutant, raceGate: gate) },
+            neighbour: FileReferenceStore(backing: backing, namespace: "neighbour", mutant: mutant, raceGate: gate)
         )
+        subject.raceGate = gate
+        return subject
     }
 }
 
@@ -113,10 +125,8 @@ extension FileReferenceStore {
             if backing.namespaces.withLock({ $0[namespace]?.files[key(checkedPath)] != nil }) {
                 throw FileStoreError.alreadyExists(path: path)
             }
-            // Where a real store writes its temporary file, which takes tens of microseconds: the thread gives up
-            // its core for as long, so another thread runs its check meanwhile even on a machine whose cores other
-            // processes keep busy (a bare yield let those processes run instead, and the race went unseen).
-            usleep(100)
+            // Where a real store writes its temporary file, and another thread's save may run its check meanwhile.
+            raceGate.betweenSteps()
             return try await save(data, to: path, overwrite: true)
         }
         if mutant == .savesInTwoSteps {
@@ -126,11 +136,12 @@ extension FileReferenceStore {
             }
             let bytes = data.withUnsafeBytes { Data($0) }
             // Where a real store makes its next system call, and another thread may run.
-            sched_yield()
+            raceGate.betweenSteps()
             try backing.namespaces.withLock { try put(bytes, at: checkedPath, as: path, overwrite: true, in: &$0) }
         } else if mutant == .savesACopyOfEverything {
             var copy = backing.namespaces.withLock { $0 }
             try put(data, at: checkedPath, as: path, overwrite: overwrite, in: &copy)
+            raceGate.betweenSteps()
             backing.namespaces.withLock { $0[namespace] = copy[namespace] }
         } else {
             try backing.namespaces.withLock { try put(data, at: checkedPath, as: path, overwrite: overwrite, in: &$0) }

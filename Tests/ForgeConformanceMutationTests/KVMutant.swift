@@ -52,6 +52,6 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// The mutants that only a race shows, which the concurrency checks must catch nearly every run.
+    /// The mutants that only a race shows, which the concurrency checks catch in every run (see `RaceGate`).
     static let races: [KVMutant] = [.losesConcurrentUpdates, .writesInTwoSteps]
 }

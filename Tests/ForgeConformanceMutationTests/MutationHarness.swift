@@ -1,35 +1,82 @@
 import ForgeCore
 import Testing
 
-/// Runs conformance checks against a broken store without failing the test that does it, and tells whether they
-/// caught it.
+/// Runs conformance checks against a broken store and collects what they record, without reporting it to the test
+/// that runs them: a mutant's expected failures are counted, not printed.
 enum MutationHarness {
-    /// Whether `body` records at least one failing issue (an unmet expectation, a thrown error).
+    /// The failures `body` records (unmet expectations, recorded errors) or throws, each described; empty when it
+    /// passes.
     ///
-    /// The issues are taken as known issues, so they do not fail the calling test; warnings (such as a report of
-    /// skipped checks) do not count.
-    static func catches(_ body: () async throws -> Void) async -> Bool {
-        let caught = LockedState(false)
-        await withKnownIssue(isIntermittent: true) {
-            do {
-                try await body()
-            } catch {
-                Issue.record(error)
-            }
-        } matching: { issue in
-            guard issue.severity == .error else { return false }
-            caught.withLock { $0 = true }
-            return true
-        }
-        return caught.withLock { $0 }
+    /// Every issue `body` records is taken here instead of reaching the current test, so the test neither fails nor
+    /// prints it; warnings (such as a report of skipped checks) do not count.
+    static func failures(of body: @escaping @Sendable () async throws -> Void) async -> [String] {
+        await issues(of: body).failures
     }
 
-    /// How many of `runs` runs of `body` record a failing issue: for checks that catch a race only when it happens.
-    static func catches(in runs: Int, _ body: () async throws -> Void) async -> Int {
+    /// The issues `body` records, or the error it throws, each described, split into failures and warnings; none of
+    /// them reaches the current test.
+    static func issues(
+        of body: @escaping @Sendable () async throws -> Void
+    ) async -> (failures: [String], warnings: [String]) {
+        guard let test = Test.current else {
+            Issue.record("MutationHarness runs inside a test, whose issues it takes")
+            return (["no current test"], [])
+        }
+        let issues = LockedState<(failures: [String], warnings: [String])>(([], []))
+        let capture = IssueHandlingTrait.compactMapIssues { issue in
+            issues.withLock {
+                if issue.severity == .error { $0.failures.append("\(issue)") } else { $0.warnings.append("\(issue)") }
+            }
+            return nil
+        }
+        do {
+            try await capture.provideScope(for: test, testCase: Test.Case.current) {
+                do {
+                    try await body()
+                } catch {
+                    issues.withLock { $0.failures.append("threw \(error)") }
+                }
+            }
+        } catch {
+            issues.withLock { $0.failures.append("threw \(error)") }
+        }
+        return issues.withLock { $0 }
+    }
+
+    /// Whether `body` records at least one failing issue (an unmet expectation, a recorded error) or throws; what it
+    /// records is not reported to the current test.
+    static func catches(_ body: @escaping @Sendable () async throws -> Void) async -> Bool {
+        await !failures(of: body).isEmpty
+    }
+
+    /// How many of `runs` runs of `body` record a failing issue or throw.
+    static func catches(in runs: Int, _ body: @escaping @Sendable () async throws -> Void) async -> Int {
         var count = 0
         for _ in 0..<runs where await catches(body) {
             count += 1
         }
         return count
+    }
+
+    /// Runs `body` against each of `mutants`, and returns the mutants it did not catch.
+    static func uncaught<Mutant: Sendable>(
+        _ mutants: [Mutant],
+        _ body: @escaping @Sendable (Mutant) async throws -> Void
+    ) async -> [Mutant] {
+        var uncaught: [Mutant] = []
+        for mutant in mutants where await !catches({ try await body(mutant) }) {
+            uncaught.append(mutant)
+        }
+        return uncaught
+    }
+
+    /// Prints a suite's mutation score in one line: the one line a passing mutation test prints.
+    ///
+    /// - Parameters:
+    ///   - suite: The suite's name.
+    ///   - mutants: How many mutants the suite ran against.
+    ///   - uncaught: How many of them no check caught.
+    static func printScore(of suite: String, mutants: Int, uncaught: Int) {
+        print("Mutation score of \(suite): \(mutants - uncaught) of \(mutants) mutants caught")
     }
 }

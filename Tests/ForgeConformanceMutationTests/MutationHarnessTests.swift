@@ -1,6 +1,8 @@
+import ForgeCore
 import Testing
 
-/// The harness tells a body that fails from one that passes, and does not fail the test that asks.
+/// The harness tells a body that fails from one that passes, and keeps what a failing body records from the test
+/// that asks: this test passes, and prints none of it.
 struct MutationHarnessTests {
     struct Thrown: Error {}
 
@@ -13,13 +15,32 @@ struct MutationHarnessTests {
         #expect(!passed && !warned)
     }
 
+    @Test func everyFailureOfABodyIsCollected() async {
+        let failures = await MutationHarness.failures {
+            #expect(1 + 1 == 3)
+            Issue.record("recorded")
+            Issue.record("only a warning", severity: .warning)
+            throw Thrown()
+        }
+        #expect(failures.count == 3, "\(failures)")
+    }
+
     @Test func runsThatCatchAreCounted() async {
-        let seeds = [1, 2, 3, 4]
-        var index = 0
+        let run = LockedState(0)
         let caught = await MutationHarness.catches(in: 4) {
-            defer { index += 1 }
-            #expect(seeds[index] % 2 == 1)
+            let index = run.withLock { run in
+                defer { run += 1 }
+                return run
+            }
+            #expect(index % 2 == 1)
         }
         #expect(caught == 2)
+    }
+
+    @Test func theMutantsNotCaughtAreReturned() async {
+        let uncaught = await MutationHarness.uncaught([1, 2, 3, 4]) { number in
+            #expect(number % 2 == 0)
+        }
+        #expect(uncaught == [2, 4])
     }
 }

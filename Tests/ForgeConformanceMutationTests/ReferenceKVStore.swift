@@ -12,30 +12,41 @@ final class ReferenceKVStore: Sendable {
     let backing: KVBacking
     let namespace: String
     let mutant: KVMutant?
+    /// Where the race mutants park a call between its two steps while a concurrency check makes a rival call; every
+    /// handle on the backing shares it.
+    let raceGate: RaceGate
     /// What this handle read, by slot (``KVMutant/cachesReads`` only).
     private let cache = LockedState<[KVBacking.Slot: KVBacking.Entry]>([:])
     /// The names written through this handle (``KVMutant/containsRemembersRemovedKeys`` only).
     private let written = LockedState<Set<[UInt8]>>([])
 
-    init(backing: KVBacking = KVBacking(), namespace: String = "store", mutant: KVMutant? = nil) {
+    init(
+        backing: KVBacking = KVBacking(),
+        namespace: String = "store",
+        mutant: KVMutant? = nil,
+        raceGate: RaceGate = RaceGate()
+    ) {
         self.backing = backing
         self.namespace = namespace
         self.mutant = mutant
+        self.raceGate = raceGate
     }
 
     /// A second handle on the same namespace of the same backing.
     func reopened() -> ReferenceKVStore {
-        ReferenceKVStore(backing: backing, namespace: namespace, mutant: mutant)
+        ReferenceKVStore(backing: backing, namespace: namespace, mutant: mutant, raceGate: raceGate)
     }
 
     /// A store on another namespace of the same backing.
     func neighbour() -> ReferenceKVStore {
-        ReferenceKVStore(backing: backing, namespace: namespace + ".neighbour", mutant: mutant)
+        ReferenceKVStore(backing: backing, namespace: namespace + ".neighbour", mutant: mutant, raceGate: raceGate)
     }
 
-    /// The subject the conformance suite runs against: this store, its second handle and its neighbour.
+    /// The subject the conformance suite runs against: this store, its second handle, its neighbour and its race gate.
     func subject() -> KVStoringConformance.Subject {
-        KVStoringConformance.Subject(self, reopen: { self.reopened() }, neighbour: neighbour())
+        var subject = KVStoringConformance.Subject(self, reopen: { self.reopened() }, neighbour: neighbour())
+        subject.raceGate = raceGate
+        return subject
     }
 
     /// The bytes `key` is stored under: its canonical form.
@@ -70,6 +81,7 @@ final class ReferenceKVStore: Sendable {
         case .losesConcurrentUpdates:
             var table = backing.table(namespace)
             table[slot] = entry
+            raceGate.betweenSteps()
             backing.replace(namespace, with: table)
         case .listsRemovedKeys:
             backing.update(namespace) {
@@ -111,6 +123,7 @@ extension ReferenceKVStore: KVStoring {
         if mutant == .keepsTheFirstValue, load(key.key, as: T.self) != nil { return }
         if mutant == .writesInTwoSteps {
             store(nil, key.key, as: T.self)
+            raceGate.betweenSteps()
         }
         let data: Data
         do {
