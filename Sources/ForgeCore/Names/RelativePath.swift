@@ -95,8 +95,13 @@ package struct RelativePath: Sendable, Hashable {
         let canonical = FileNameEncoding.canonicalForm(of: path)
         let length = canonical.utf8.count
         if length > Self.maximumLength { throw .tooLong(byteCount: length) }
-        for name in Self.names(of: canonical) {
-            if let violation = Self.violation(ofName: name) { throw violation }
+        // Name by name, without an array of them: every load and save checks its path here.
+        var rest = canonical.utf8[...]
+        while true {
+            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+            if let violation = Self.violation(ofName: Substring(rest[..<end])) { throw violation }
+            guard end < rest.endIndex else { break }
+            rest = rest[rest.index(after: end)...]
         }
         self.init(string: canonical)
     }
