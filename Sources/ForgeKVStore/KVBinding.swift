@@ -62,8 +62,10 @@ public final class KVBinding<Value: Codable & Sendable & Equatable> {
         self.key = key
         self.store = store
         // Observed before the first read, so no change between the two is missed. Observed as any JSON, so that a
-        // change between no value and one that does not decode as `Value`, both nil as `Value`, is told too.
-        let changes = store.stream(KVKey<StoredJSON>(key.key))
+        // change between no value and one that does not decode as `Value`, both nil as `Value`, is told too; and
+        // from the same names as `key` reads, so that a value found under an older name is told as well.
+        let olderNames = key.storedNames.dropFirst().map { KVMigration<StoredJSON>.renamed(from: $0) }
+        let changes = store.stream(KVKey<StoredJSON>(key.key, migrations: olderNames))
         read()
         updates = Task { [weak self] in
             // The stream starts with the value it read when made, which `read()` above has already read. Each later

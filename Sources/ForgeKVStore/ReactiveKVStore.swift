@@ -129,7 +129,7 @@ public final class ReactiveKVStore: Sendable {
             guard watch == nil else { return }
             watch = observed.observeChanges { [weak self] key in
                 guard let self else { return }
-                if let key { self.notify(key: key) } else { self.notifyEveryKey() }
+                if let key { self.notify(storedNames: [key]) } else { self.notifyEveryKey() }
             }
         }
     }
@@ -166,10 +166,23 @@ public final class ReactiveKVStore: Sendable {
         keyObservations.withLock { $0.mapValues { Set($0.keys) } }
     }
 
-    /// Tells the channels of `key` that it changed: each re-reads it and emits the value to its streams.
+    /// Tells the channels of the observed key `key` that it changed: each re-reads it and emits the value to its
+    /// streams.
     private func notify(key: String) {
         let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
             guard let channels = registry.channels[key] else { return ([], 0) }
+            registry.version += 1
+            return (channels, registry.version)
+        }
+        for entry in channels { entry.channel.refresh(from: base, version: version) }
+    }
+
+    /// Tells the channels that read one of `storedNames` that it changed: those of the key of that name, and those
+    /// of every key whose migrations read it. Each re-reads its key once and emits the value to its streams.
+    private func notify(storedNames: [String]) {
+        let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
+            let channels = registry.channels(reading: storedNames)
+            guard !channels.isEmpty else { return ([], 0) }
             registry.version += 1
             return (channels, registry.version)
         }
@@ -203,17 +216,18 @@ extension ReactiveKVStore: KVStoring {
         try base.keys()
     }
 
-    /// Stores `value` in the wrapped store, then updates the streams of `key`.
+    /// Stores `value` in the wrapped store, then updates the streams of `key` and those of every key whose
+    /// migrations read `key`'s name.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         try base.set(key, value: value)
-        notify(key: key.key)
+        notify(storedNames: [key.key])
     }
 
-    /// Removes `key` from the wrapped store, then emits nil to its streams and to those of the older names its
-    /// migrations read.
+    /// Removes `key` from the wrapped store, then updates the streams of every key that reads one of the names
+    /// removed: `key`'s own and the older names its migrations read.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         try base.remove(key)
-        for name in key.storedNames { notify(key: name) }
+        notify(storedNames: key.storedNames)
     }
 
     /// Returns true when the wrapped store holds `key`.
@@ -242,10 +256,13 @@ private struct Registry: Sendable {
     var lastStreamID = 0
     /// Incremented by every change that has observers; a channel drops an update not newer than its last one.
     var version: UInt64 = 0
-    /// The channels of each observed key, one per value type it is observed as.
+    /// The channels of each observed key, one per value type and migrations it is observed with.
     var channels: [String: [Entry]] = [:]
+    /// The observed keys whose channels read each stored name: the key of that name, and the keys whose migrations
+    /// read it.
+    var readers: [String: Set<String>] = [:]
 
-    /// Counts a new stream of `key` in its channel, made if it is the first of its type.
+    /// Counts a new stream of `key` in its channel, made if it is the first of its type and migrations.
     ///
     /// Returns the channel, the stream's number and the current version. The stream is counted here, under the
     /// registry's lock, so its channel cannot leave the registry between this call and the stream joining it.
@@ -258,7 +275,8 @@ private struct Registry: Sendable {
         version += 1
         var entries = channels[key.key, default: []]
         let channel: KeyChannel<T>
-        if let index = entries.firstIndex(where: { $0.channel is KeyChannel<T> }),
+        // Streams share a channel only when their keys read alike: a key with other migrations reads otherwise.
+        if let index = entries.firstIndex(where: { ($0.channel as? KeyChannel<T>)?.key.readsAlike(key) == true }),
             let existing = entries[index].channel as? KeyChannel<T>
         {
             entries[index].streams += 1
@@ -266,9 +284,17 @@ private struct Registry: Sendable {
         } else {
             channel = KeyChannel(key: key)
             entries.append(Entry(channel: channel, streams: 1))
+            for name in key.storedNames { readers[name, default: []].insert(key.key) }
         }
         channels[key.key] = entries
         return (channel, lastStreamID, version)
+    }
+
+    /// The channels that read one of `names`, each once.
+    func channels(reading names: [String]) -> [Entry] {
+        var keys = Set<String>()
+        for name in names { keys.formUnion(readers[name] ?? []) }
+        return keys.flatMap { channels[$0] ?? [] }
     }
 
     /// The names the channels of `key` read: the key's own, and the older names their keys' migrations read.
@@ -282,7 +308,16 @@ private struct Registry: Sendable {
             return
         }
         entries[index].streams -= 1
-        if entries[index].streams == 0 { entries.remove(at: index) }
+        guard entries[index].streams == 0 else {
+            channels[key] = entries
+            return
+        }
+        entries.remove(at: index)
         channels[key] = entries.isEmpty ? nil : entries
+        let stillRead = storedNames(of: key)
+        for name in channel.storedNames where !stillRead.contains(name) {
+            readers[name]?.remove(key)
+            if readers[name]?.isEmpty == true { readers[name] = nil }
+        }
     }
 }
