@@ -18,13 +18,11 @@ extension PostgresKVStore {
         let subscription = notifications.subscribe(payloads: payloads, changed: changed) { [self] in try await prepare()
         }
         let reader = Task {
-            var last: T?? = .none
+            var filter = KVStreamFilter<T>()
             changed.yield()  // the first read, before any notification
             for await _ in changes {
                 guard let value = await readForStream(key) else { return }
-                if let last, last == value { continue }
-                last = .some(value)
-                output.yield(value)
+                if filter.admits(value) { output.yield(value) }
             }
         }
         output.onTermination = { [notifications] _ in
