@@ -18,8 +18,9 @@ extension PostgresKVStore {
         let subscription = notifications.subscribe(payloads: payloads, changed: changed) { [self] in try await prepare()
         }
         let reader = Task {
+            // The first signal comes once the store listens, so the first read is followed by a notification of
+            // every later change.
             var filter = KVStreamFilter<T>()
-            changed.yield()  // the first read, before any notification
             for await _ in changes {
                 guard let value = await readForStream(key) else { return }
                 if filter.admits(value) { output.yield(value) }
