@@ -16,7 +16,8 @@ public import Observation
 /// update. A write through the binding updates ``value`` before it returns. After that the binding follows the
 /// ``ReactiveKVStore/stream(_:)`` of its key: writes through the same `ReactiveKVStore` (another binding, or any
 /// other code) are seen on the main actor's next turn, and over a ``DiskKVStore`` on Linux so are the writes of
-/// other instances and processes on the same folder, within milliseconds. After each change the binding reads the
+/// other instances and processes on the same folder, within milliseconds. A change of an older name the key's
+/// migrations read is seen as a change of the key. After each change the binding reads the
 /// key back with ``KVStoring/value(for:)``, so ``value`` is always what the store holds, never an older value
 /// from a burst of changes, and a value that does not decode as `Value` reads as nil with ``lastError`` saying
 /// why (``KVStoreError/decodingFailed(key:underlying:)``).

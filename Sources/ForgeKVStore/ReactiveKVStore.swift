@@ -70,13 +70,15 @@ public final class ReactiveKVStore: Sendable {
 
     /// A stream of the value stored for `key`: the current value at once, then the value after every change
     /// made through this wrapper, skipping values stored identically to the one emitted before (equal, and
-    /// encoded to the same JSON: `-0.0` after `0.0` is emitted).
+    /// encoded to the same JSON: `-0.0` after `0.0` is emitted; ``KVStreamFilter`` has the rule).
     ///
-    /// ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends when the consuming task is cancelled or
-    /// the wrapper is released; its observer is released with it.
+    /// The stream emits what ``get(_:)`` reads, whatever name the value came from: a change of the key, or of an
+    /// older name its migrations read, refreshes it. ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends
+    /// when the consuming task is cancelled or the wrapper is released; its observer is released with it.
     ///
-    /// Observation starts when `stream(_:)` is called, not when the stream is first iterated: the stream reads
-    /// the current value then, and buffers every later change until it is consumed. A stream made inside a
+    /// Observation starts when `stream(_:)` is called, not when the stream is first iterated: the stream listens
+    /// for changes when `stream(_:)` returns (over a ``DiskKVStore``, the folder is watched by then), reads the
+    /// current value then, and buffers every later change until it is consumed. A stream made inside a
     /// task that starts after a write (`Task { for await v in reactive.stream(key) { … } }` followed by
     /// `set`) misses that write, or sees only its result. To lose nothing, make the stream before the writes,
     /// then iterate it in a task or after writing:
@@ -87,6 +89,18 @@ public final class ReactiveKVStore: Sendable {
     /// try reactive.set(TaskKeys.taskCount, value: 2)
     /// for await count in counts.prefix(3) { print(count as Any) }   // nil, Optional(1), Optional(2)
     /// ```
+    ///
+    /// Which values may fold into one (the last value is never lost: the stream ends on what the store holds):
+    /// - Writes through the wrapper, one after another: none; each value is emitted, in order. Writes made at the
+    ///   same time from several tasks are each read after they are made, so one read may see a later write, and
+    ///   the values in between fold into it.
+    /// - Over a ``DiskKVStore``, writes of other instances and processes on the folder: each is read when its
+    ///   notification arrives, so a burst of them may fold into its latest value.
+    /// - Over a ``UserDefaultsKVStore``, changes of other stores of the domain in the process are read as they
+    ///   are made, as the wrapper's own; other processes' changes are read when they reach the domain (on Linux
+    ///   when the other process flushes, which may fold what it changed since its last flush).
+    /// - Over other stores only the wrapper's writes are observed: a write made to the wrapped store directly is
+    ///   seen at the next change of the key through the wrapper, which reads what the store then holds.
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
         // Registered before the read, so every change numbered after `version` refreshes the channel.
@@ -177,8 +191,10 @@ public final class ReactiveKVStore: Sendable {
         for entry in channels { entry.channel.refresh(from: base, version: version) }
     }
 
-    /// Tells the channels that read one of `storedNames` that it changed: those of the key of that name, and those
-    /// of every key whose migrations read it. Each re-reads its key once and emits the value to its streams.
+    /// Tells the channels that read one of `storedNames` that it changed.
+    ///
+    /// Those are the channels of the key of that name and of every key whose migrations read it. Each re-reads its
+    /// key once and emits the value to its streams.
     private func notify(storedNames: [String]) {
         let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
             let channels = registry.channels(reading: storedNames)
