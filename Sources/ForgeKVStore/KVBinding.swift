@@ -16,7 +16,8 @@ public import Observation
 /// update. A write through the binding updates ``value`` before it returns. After that the binding follows the
 /// ``ReactiveKVStore/stream(_:)`` of its key: writes through the same `ReactiveKVStore` (another binding, or any
 /// other code) are seen on the main actor's next turn, and over a ``DiskKVStore`` on Linux so are the writes of
-/// other instances and processes on the same folder, within milliseconds. After each change the binding reads the
+/// other instances and processes on the same folder, within milliseconds. A change of an older name the key's
+/// migrations read is seen as a change of the key. After each change the binding reads the
 /// key back with ``KVStoring/value(for:)``, so ``value`` is always what the store holds, never an older value
 /// from a burst of changes, and a value that does not decode as `Value` reads as nil with ``lastError`` saying
 /// why (``KVStoreError/decodingFailed(key:underlying:)``).
@@ -62,8 +63,10 @@ public final class KVBinding<Value: Codable & Sendable & Equatable> {
         self.key = key
         self.store = store
         // Observed before the first read, so no change between the two is missed. Observed as any JSON, so that a
-        // change between no value and one that does not decode as `Value`, both nil as `Value`, is told too.
-        let changes = store.stream(KVKey<StoredJSON>(key.key))
+        // change between no value and one that does not decode as `Value`, both nil as `Value`, is told too; and
+        // from the same names as `key` reads, so that a value found under an older name is told as well.
+        let olderNames = key.storedNames.dropFirst().map { KVMigration<StoredJSON>.renamed(from: $0) }
+        let changes = store.stream(KVKey<StoredJSON>(key.key, migrations: olderNames))
         read()
         updates = Task { [weak self] in
             // The stream starts with the value it read when made, which `read()` above has already read. Each later

@@ -46,6 +46,19 @@ public struct KVKey<Value: Codable & Sendable>: Sendable {
         KVKey(key)
     }
 
+    /// Creates a key that stores a `Value` under `key`, and reads what older versions stored through `migrations`.
+    init(_ key: String, migrations: [KVMigration<Value>]) {
+        self.key = key
+        self.migrations = migrations
+    }
+
+    /// Whether `other` reads what this key reads, as this key reads it: the same name, and the same migrations
+    /// (copies of the same ones, in the same order).
+    func readsAlike(_ other: KVKey<Value>) -> Bool {
+        key == other.key && migrations.count == other.migrations.count
+            && zip(migrations, other.migrations).allSatisfy { $0.identity === $1.identity }
+    }
+
     /// The key names a value of this key may be stored under: `key`, then the older names its migrations read.
     public var storedNames: [String] {
         var names = [key]

@@ -31,6 +31,13 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
     /// Reads the older value from a store under `name` and converts it; nil when nothing is stored there.
     private let readOlder: @Sendable (_ store: any KVStoring, _ name: String) throws -> Value?
 
+    /// Shared by the copies of this migration and by nothing else, so that two keys are known to read alike (see
+    /// `KVKey.readsAlike(_:)`) though a conversion cannot be compared.
+    let identity = Identity()
+
+    /// The identity of one migration as it was made.
+    final class Identity: Sendable {}
+
     /// Reads a value stored as an `Old` and converts it with `convert`.
     ///
     /// - Parameters:

@@ -84,21 +84,11 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
         /// unless it was dropped or is stored identically to the value they held.
         mutating func apply(_ value: Value?, version: UInt64) -> (current: Value?, isNew: Bool) {
             if let latest, version <= self.version { return (latest, false) }
-            let isNew = latest.map { !KeyChannel.isStoredIdentically($0, value) } ?? true
+            let isNew = latest.map { !KVStreamFilter.isStoredIdentically($0, value) } ?? true
             self.version = version
             latest = .some(value)
             return (value, isNew)
         }
-    }
-
-    /// Whether `a` and `b` are stored as the same bytes: equal, and equal in their JSON.
-    ///
-    /// `==` alone is not enough: `0.0 == -0.0`, yet the store holds one or the other, and the streams' last value
-    /// must be what the store holds.
-    private static func isStoredIdentically(_ a: Value?, _ b: Value?) -> Bool {
-        guard a == b else { return false }
-        guard let a, let b else { return true }
-        return (try? JSONCodec.encode(a)) == (try? JSONCodec.encode(b))
     }
 }
 

@@ -70,13 +70,15 @@ public final class ReactiveKVStore: Sendable {
 
     /// A stream of the value stored for `key`: the current value at once, then the value after every change
     /// made through this wrapper, skipping values stored identically to the one emitted before (equal, and
-    /// encoded to the same JSON: `-0.0` after `0.0` is emitted).
+    /// encoded to the same JSON: `-0.0` after `0.0` is emitted; ``KVStreamFilter`` has the rule).
     ///
-    /// ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends when the consuming task is cancelled or
-    /// the wrapper is released; its observer is released with it.
+    /// The stream emits what ``get(_:)`` reads, whatever name the value came from: a change of the key, or of an
+    /// older name its migrations read, refreshes it. ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends
+    /// when the consuming task is cancelled or the wrapper is released; its observer is released with it.
     ///
-    /// Observation starts when `stream(_:)` is called, not when the stream is first iterated: the stream reads
-    /// the current value then, and buffers every later change until it is consumed. A stream made inside a
+    /// Observation starts when `stream(_:)` is called, not when the stream is first iterated: the stream listens
+    /// for changes when `stream(_:)` returns (over a ``DiskKVStore``, the folder is watched by then), reads the
+    /// current value then, and buffers every later change until it is consumed. A stream made inside a
     /// task that starts after a write (`Task { for await v in reactive.stream(key) { … } }` followed by
     /// `set`) misses that write, or sees only its result. To lose nothing, make the stream before the writes,
     /// then iterate it in a task or after writing:
@@ -87,6 +89,18 @@ public final class ReactiveKVStore: Sendable {
     /// try reactive.set(TaskKeys.taskCount, value: 2)
     /// for await count in counts.prefix(3) { print(count as Any) }   // nil, Optional(1), Optional(2)
     /// ```
+    ///
+    /// Which values may fold into one (the last value is never lost: the stream ends on what the store holds):
+    /// - Writes through the wrapper, one after another: none; each value is emitted, in order. Writes made at the
+    ///   same time from several tasks are each read after they are made, so one read may see a later write, and
+    ///   the values in between fold into it.
+    /// - Over a ``DiskKVStore``, writes of other instances and processes on the folder: each is read when its
+    ///   notification arrives, so a burst of them may fold into its latest value.
+    /// - Over a ``UserDefaultsKVStore``, changes of other stores of the domain in the process are read as they
+    ///   are made, as the wrapper's own; other processes' changes are read when they reach the domain (on Linux
+    ///   when the other process flushes, which may fold what it changed since its last flush).
+    /// - Over other stores only the wrapper's writes are observed: a write made to the wrapped store directly is
+    ///   seen at the next change of the key through the wrapper, which reads what the store then holds.
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
         // Registered before the read, so every change numbered after `version` refreshes the channel.
@@ -129,7 +143,7 @@ public final class ReactiveKVStore: Sendable {
             guard watch == nil else { return }
             watch = observed.observeChanges { [weak self] key in
                 guard let self else { return }
-                if let key { self.notify(key: key) } else { self.notifyEveryKey() }
+                if let key { self.notify(storedNames: [key]) } else { self.notifyEveryKey() }
             }
         }
     }
@@ -166,10 +180,25 @@ public final class ReactiveKVStore: Sendable {
         keyObservations.withLock { $0.mapValues { Set($0.keys) } }
     }
 
-    /// Tells the channels of `key` that it changed: each re-reads it and emits the value to its streams.
+    /// Tells the channels of the observed key `key` that it changed: each re-reads it and emits the value to its
+    /// streams.
     private func notify(key: String) {
         let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
             guard let channels = registry.channels[key] else { return ([], 0) }
+            registry.version += 1
+            return (channels, registry.version)
+        }
+        for entry in channels { entry.channel.refresh(from: base, version: version) }
+    }
+
+    /// Tells the channels that read one of `storedNames` that it changed.
+    ///
+    /// Those are the channels of the key of that name and of every key whose migrations read it. Each re-reads its
+    /// key once and emits the value to its streams.
+    private func notify(storedNames: [String]) {
+        let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
+            let channels = registry.channels(reading: storedNames)
+            guard !channels.isEmpty else { return ([], 0) }
             registry.version += 1
             return (channels, registry.version)
         }
@@ -203,17 +232,18 @@ extension ReactiveKVStore: KVStoring {
         try base.keys()
     }
 
-    /// Stores `value` in the wrapped store, then updates the streams of `key`.
+    /// Stores `value` in the wrapped store, then updates the streams of `key` and those of every key whose
+    /// migrations read `key`'s name.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         try base.set(key, value: value)
-        notify(key: key.key)
+        notify(storedNames: [key.key])
     }
 
-    /// Removes `key` from the wrapped store, then emits nil to its streams and to those of the older names its
-    /// migrations read.
+    /// Removes `key` from the wrapped store, then updates the streams of every key that reads one of the names
+    /// removed: `key`'s own and the older names its migrations read.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         try base.remove(key)
-        for name in key.storedNames { notify(key: name) }
+        notify(storedNames: key.storedNames)
     }
 
     /// Returns true when the wrapped store holds `key`.
@@ -242,10 +272,13 @@ private struct Registry: Sendable {
     var lastStreamID = 0
     /// Incremented by every change that has observers; a channel drops an update not newer than its last one.
     var version: UInt64 = 0
-    /// The channels of each observed key, one per value type it is observed as.
+    /// The channels of each observed key, one per value type and migrations it is observed with.
     var channels: [String: [Entry]] = [:]
+    /// The observed keys whose channels read each stored name: the key of that name, and the keys whose migrations
+    /// read it.
+    var readers: [String: Set<String>] = [:]
 
-    /// Counts a new stream of `key` in its channel, made if it is the first of its type.
+    /// Counts a new stream of `key` in its channel, made if it is the first of its type and migrations.
     ///
     /// Returns the channel, the stream's number and the current version. The stream is counted here, under the
     /// registry's lock, so its channel cannot leave the registry between this call and the stream joining it.
@@ -258,7 +291,8 @@ private struct Registry: Sendable {
         version += 1
         var entries = channels[key.key, default: []]
         let channel: KeyChannel<T>
-        if let index = entries.firstIndex(where: { $0.channel is KeyChannel<T> }),
+        // Streams share a channel only when their keys read alike: a key with other migrations reads otherwise.
+        if let index = entries.firstIndex(where: { ($0.channel as? KeyChannel<T>)?.key.readsAlike(key) == true }),
             let existing = entries[index].channel as? KeyChannel<T>
         {
             entries[index].streams += 1
@@ -266,9 +300,17 @@ private struct Registry: Sendable {
         } else {
             channel = KeyChannel(key: key)
             entries.append(Entry(channel: channel, streams: 1))
+            for name in key.storedNames { readers[name, default: []].insert(key.key) }
         }
         channels[key.key] = entries
         return (channel, lastStreamID, version)
+    }
+
+    /// The channels that read one of `names`, each once.
+    func channels(reading names: [String]) -> [Entry] {
+        var keys = Set<String>()
+        for name in names { keys.formUnion(readers[name] ?? []) }
+        return keys.flatMap { channels[$0] ?? [] }
     }
 
     /// The names the channels of `key` read: the key's own, and the older names their keys' migrations read.
@@ -282,7 +324,16 @@ private struct Registry: Sendable {
             return
         }
         entries[index].streams -= 1
-        if entries[index].streams == 0 { entries.remove(at: index) }
+        guard entries[index].streams == 0 else {
+            channels[key] = entries
+            return
+        }
+        entries.remove(at: index)
         channels[key] = entries.isEmpty ? nil : entries
+        let stillRead = storedNames(of: key)
+        for name in channel.storedNames where !stillRead.contains(name) {
+            readers[name]?.remove(key)
+            if readers[name]?.isEmpty == true { readers[name] = nil }
+        }
     }
 }

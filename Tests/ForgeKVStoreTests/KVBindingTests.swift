@@ -79,6 +79,18 @@ struct KVBindingTests {
         #expect(binding.value == nil)
     }
 
+    @Test func aBindingOfAKeyWithMigrationsFollowsWritesOfTheOlderName() async throws {
+        let reactive = ReactiveKVStore(InMemoryKVStore())
+        let renamed = KVKey<Int>("taskflow.count", migrations: .renamed(from: "taskflow.taskCount"))
+        let binding = KVBinding(renamed, in: reactive)
+        #expect(binding.value == nil)
+
+        #expect(try await observesChange(of: { _ = binding.value }, after: { try reactive.set(key, value: 5) }))
+        #expect(binding.value == 5)
+        #expect(try await observesChange(of: { _ = binding.value }, after: { try reactive.remove(key) }))
+        #expect(binding.value == nil)
+    }
+
     @Test func aBindingOverUserDefaultsFollowsItsNativeValues() async throws {
         let suite = "forge.tests.binding.\(UUID().uuidString)"
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }

@@ -5,7 +5,9 @@ internal import Synchronization
 /// tells each stream when a write touched one of its keys.
 ///
 /// Each time listening starts (the first stream, and again after a dropped connection), every stream is told to
-/// re-read, since a change may have come before the server listened for it.
+/// re-read, since a change may have come before the server listened for it; a stream that subscribes while the hub
+/// listens is told at once. So a stream's first read, and every later one, comes after the server listens: every
+/// change after that read is notified.
 final class NotificationHub: Sendable {
     /// A stream's interest: the payloads of its key's stored names, and where to signal a change of them.
     private struct Subscriber: Sendable {
@@ -18,6 +20,8 @@ final class NotificationHub: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
         var listener: Task<Void, Never>?
+        /// Whether the server confirmed listening on the channel, and the connection has not failed since.
+        var isListening = false
     }
 
     /// The client the listening connection is leased from.
@@ -36,24 +40,30 @@ final class NotificationHub: Sendable {
         self.channel = channel
     }
 
-    /// Signals `changed` for each notification of one of `payloads`, and whenever listening starts; the returned
-    /// number ends it through ``unsubscribe(_:)``.
+    /// Signals `changed` for each notification of one of `payloads`, whenever listening starts, and at once when the
+    /// hub listens already; the returned number ends it through ``unsubscribe(_:)``.
     ///
-    /// `prepare` runs before each time listening starts, so the table and its trigger exist.
+    /// `changed` is signalled first only once the server listens on the channel, so a read made on that signal is
+    /// followed by a notification of every later change. `prepare` runs before each time listening starts, so the
+    /// table and its trigger exist.
     func subscribe(
         payloads: Set<String>,
         changed: AsyncStream<Void>.Continuation,
         prepare: @escaping @Sendable () async throws -> Void
     ) -> Int {
-        state.withLock { state in
+        let (id, isListening) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.subscribers[id] = Subscriber(payloads: payloads, changed: changed)
             if state.listener == nil {
                 state.listener = Task { await self.listen(prepare: prepare) }
             }
-            return id
+            return (id, state.isListening)
         }
+        // Listening already: no start of listening will signal this subscriber, so it reads now. Otherwise the start
+        // signals it, as it was counted under the same lock the start takes.
+        if isListening { changed.yield() }
+        return id
     }
 
     /// Stops signalling the subscriber `id`; the last one out stops listening.
@@ -67,6 +77,11 @@ final class NotificationHub: Sendable {
         listener?.cancel()
     }
 
+    /// Whether the hub listens on the channel now: the server confirmed it and the connection has not failed since.
+    var isListening: Bool {
+        state.withLock { $0.isListening }
+    }
+
     /// Listens until cancelled, listening again after each failure.
     private func listen(prepare: @Sendable () async throws -> Void) async {
         while !Task.isCancelled {
@@ -74,23 +89,31 @@ final class NotificationHub: Sendable {
                 try await prepare()
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
-                        // Listening now: a change before this point is caught up by every stream's re-read.
-                        signal { _ in true }
+                        // Listening now: a change before this point is caught up by every stream's re-read. Marked
+                        // under the lock the subscribers are read with, so a stream that subscribes after this signal
+                        // sees that the hub listens and reads at once.
+                        signal { state in
+                            state.isListening = true
+                            return Array(state.subscribers.values)
+                        }
                         for try await notification in notifications {
-                            signal { $0.payloads.contains(notification.payload) }
+                            signal { state in
+                                state.subscribers.values.filter { $0.payloads.contains(notification.payload) }
+                            }
                         }
                     }
                 }
             } catch {
                 // Retried below: the connection dropped, or the server cannot be reached yet.
             }
+            state.withLock { $0.isListening = false }
             try? await Task.sleep(for: Self.retryDelay)
         }
     }
 
-    /// Signals the subscribers that `isConcerned` accepts.
-    private func signal(_ isConcerned: (Subscriber) -> Bool) {
-        let concerned = state.withLock { state in state.subscribers.values.filter(isConcerned) }
-        for subscriber in concerned { subscriber.changed.yield() }
+    /// Signals the subscribers `concerned` picks from the state, outside its lock.
+    private func signal(_ concerned: (inout State) -> [Subscriber]) {
+        let subscribers = state.withLock { concerned(&$0) }
+        for subscriber in subscribers { subscriber.changed.yield() }
     }
 }

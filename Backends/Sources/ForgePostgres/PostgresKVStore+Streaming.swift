@@ -1,14 +1,24 @@
 public import ForgeKVStore
 
 extension PostgresKVStore {
-    /// A stream of the value stored for `key`: the current value first, then the value after each change by any
-    /// store or process writing the table, skipping values stored identically; it ends when the consuming task is
-    /// cancelled.
+    /// A stream of the value stored for `key`: the value the store holds once the stream listens, then the value
+    /// after each change by any store or process writing the table, skipping values stored identically (equal, and
+    /// the same JSON: `-0.0` after `0.0` is emitted; `KVStreamFilter` has the rule); it ends when the consuming task
+    /// is cancelled.
     ///
     /// The stream re-reads the key when the table's trigger notifies a write of the key or of an older name its
-    /// migrations read, and whenever the store's listening connection starts again after a drop. Values set and
-    /// replaced between two reads are not all seen; the last one is. While the server cannot be read, the stream
-    /// waits and reads again, and yields nothing.
+    /// migrations read, and whenever the store's listening connection starts again after a drop, so it emits what
+    /// ``get(_:)`` reads. Its first value is read only once the store listens on the table's channel (at once when
+    /// another stream of the store listens already), so every write after that read is notified: make the stream
+    /// before the writes it must see, and the last of them is never lost.
+    ///
+    /// Which values may fold into one (the last value is never lost: the stream ends on what the table holds):
+    /// - Writes made after `stream(_:)` returns but before the store listens fold into the first value.
+    /// - Values set and replaced between two reads of the stream fold into the one the later read finds: a read
+    ///   follows each notification, and notifications that arrive during a read lead to one read after it.
+    /// - While the listening connection is down, changes fold into the value read when it listens again.
+    ///
+    /// While the server cannot be read, the stream waits and reads again, and yields nothing.
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (values, output) = AsyncStream<T?>.makeStream()
         let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -18,13 +28,12 @@ extension PostgresKVStore {
         let subscription = notifications.subscribe(payloads: payloads, changed: changed) { [self] in try await prepare()
         }
         let reader = Task {
-            var last: T?? = .none
-            changed.yield()  // the first read, before any notification
+            // The first signal comes once the store listens, so the first read is followed by a notification of
+            // every later change.
+            var filter = KVStreamFilter<T>()
             for await _ in changes {
                 guard let value = await readForStream(key) else { return }
-                if let last, last == value { continue }
-                last = .some(value)
-                output.yield(value)
+                if filter.admits(value) { output.yield(value) }
             }
         }
         output.onTermination = { [notifications] _ in

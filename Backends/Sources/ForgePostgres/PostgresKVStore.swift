@@ -40,8 +40,10 @@ public import PostgresNIO
 /// ## Streams
 /// Every write, by any store or by SQL on the table, notifies the channel named after the table through its
 /// trigger. A store listens on one connection of the client, shared by all its streams, and each stream re-reads
-/// its key when notified of it. After a dropped connection the store listens again and every stream re-reads its
-/// key, so no change is missed, though values set and replaced while a stream was not listening are not all seen.
+/// its key when notified of it. A stream reads its first value only once the store listens, so a stream made before
+/// writes sees the last of them. After a dropped connection the store listens again and every stream re-reads its
+/// key, so no change is missed, though values set and replaced while a stream was not listening are not all seen
+/// (``stream(_:)`` says which values may fold into one).
 /// The listening connection is taken from the client's pool while any stream of the store runs: give the client's
 /// pool (`maximumConnections`) one connection more than its other calls need for each store that streams, or
 /// those calls wait for a connection, up to `connectionWait`.
