@@ -7,13 +7,14 @@ import PackageDescription
 // `scripts/postgres-for-tests swift test --package-path Backends`.
 let package = Package(
     name: "ForgeBackends",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "ForgePostgres", targets: ["ForgePostgres"])
     ],
     dependencies: [
         .package(name: "ForgeStorage", path: ".."),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
                 .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

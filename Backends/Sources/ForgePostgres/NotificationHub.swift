@@ -1,5 +1,5 @@
 internal import PostgresNIO
-internal import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// A store's one listening connection: it listens on the table's channel while any stream of the store runs, and
 /// tells each stream when a write touched one of its keys.
@@ -29,7 +29,7 @@ final class NotificationHub: Sendable {
     /// The channel the table's trigger notifies.
     private let channel: String
     /// The streams and the listening task.
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// How long the hub waits before listening again after its connection failed or dropped.
     static let retryDelay = Duration.seconds(1)
@@ -51,7 +51,7 @@ final class NotificationHub: Sendable {
         changed: AsyncStream<Void>.Continuation,
         prepare: @escaping @Sendable () async throws -> Void
     ) -> Int {
-        let (id, isListening) = state.withLock { state in
+        let (id, isListening) = state.withLockedValue { state in
             let id = state.nextID
             state.nextID += 1
             state.subscribers[id] = Subscriber(payloads: payloads, changed: changed)
@@ -68,7 +68,7 @@ final class NotificationHub: Sendable {
 
     /// Stops signalling the subscriber `id`; the last one out stops listening.
     func unsubscribe(_ id: Int) {
-        let listener = state.withLock { state -> Task<Void, Never>? in
+        let listener = state.withLockedValue { state -> Task<Void, Never>? in
             state.subscribers[id] = nil
             guard state.subscribers.isEmpty else { return nil }
             defer { state.listener = nil }
@@ -79,7 +79,7 @@ final class NotificationHub: Sendable {
 
     /// Whether the hub listens on the channel now: the server confirmed it and the connection has not failed since.
     var isListening: Bool {
-        state.withLock { $0.isListening }
+        state.withLockedValue { $0.isListening }
     }
 
     /// Listens until cancelled, listening again after each failure.
@@ -106,14 +106,14 @@ final class NotificationHub: Sendable {
             } catch {
                 // Retried below: the connection dropped, or the server cannot be reached yet.
             }
-            state.withLock { $0.isListening = false }
+            state.withLockedValue { $0.isListening = false }
             try? await Task.sleep(for: Self.retryDelay)
         }
     }
 
     /// Signals the subscribers `concerned` picks from the state, outside its lock.
     private func signal(_ concerned: (inout State) -> [Subscriber]) {
-        let subscribers = state.withLock { concerned(&$0) }
+        let subscribers = state.withLockedValue { concerned(&$0) }
         for subscriber in subscribers { subscriber.changed.yield() }
     }
 }

@@ -1,20 +1,20 @@
-internal import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// Runs a store's one-time preparation once, for every caller at once: the first call starts it and the others
 /// await the same task; a failed one is started again by the next call.
 final class Preparation: Sendable {
     /// The preparation that ran or runs, nil before the first call and after a failure.
-    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let task = NIOLockedValueBox<Task<Void, any Error>?>(nil)
     /// Whether a preparation succeeded: every later call returns at once, without awaiting its task (which would
     /// suspend the caller until another task resumes it, a thread hop per store call).
-    private let succeeded = Atomic<Bool>(false)
+    private let succeeded = NIOLockedValueBox(false)
 
     /// Awaits the preparation, starting it with `work` when none has succeeded or is running.
     ///
     /// - Throws: What `work` threw, to every caller that awaited that run.
     func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
-        if succeeded.load(ordering: .acquiring) { return }
-        let current = task.withLock { task in
+        if succeeded.withLockedValue({ $0 }) { return }
+        let current = task.withLockedValue { task in
             if let task { return task }
             let started = Task { try await work() }
             task = started
@@ -22,12 +22,12 @@ final class Preparation: Sendable {
         }
         do {
             try await Self.value(of: current)
-            succeeded.store(true, ordering: .releasing)
+            succeeded.withLockedValue { $0 = true }
         } catch is CancellationError {
             // This caller gave up; the preparation goes on for the others.
             throw CancellationError()
         } catch {
-            task.withLock { task in
+            task.withLockedValue { task in
                 if task == current { task = nil }
             }
             throw error
@@ -52,13 +52,13 @@ extension Preparation {
 
     /// One caller's wait: resumed once, by the preparation's end or by the caller's cancellation.
     private final class Waiter: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, isCancelled: Bool)>(
+        private let state = NIOLockedValueBox<(continuation: CheckedContinuation<Void, any Error>?, isCancelled: Bool)>(
             (nil, false)
         )
 
         /// Keeps `continuation` to resume; false when the caller was cancelled already.
         func wait(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
-            state.withLock { state in
+            state.withLockedValue { state in
                 guard !state.isCancelled else { return false }
                 state.continuation = continuation
                 return true
@@ -72,12 +72,12 @@ extension Preparation {
 
         /// Resumes the caller with `CancellationError`, unless it was resumed already.
         func cancel() {
-            state.withLock { $0.isCancelled = true }
+            state.withLockedValue { $0.isCancelled = true }
             take()?.resume(throwing: CancellationError())
         }
 
         private func take() -> CheckedContinuation<Void, any Error>? {
-            state.withLock { state in
+            state.withLockedValue { state in
                 defer { state.continuation = nil }
                 return state.continuation
             }
@@ -96,11 +96,11 @@ final class LeaseFlag: Sendable {
     }
 
     /// The decision so far.
-    private let state = Mutex(State.waiting)
+    private let state = NIOLockedValueBox(State.waiting)
 
     /// Records that the connection came; false when the call already gave up.
     func markLeased() -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state == .waiting else { return state == .leased }
             state = .leased
             return true
@@ -109,7 +109,7 @@ final class LeaseFlag: Sendable {
 
     /// Records that the wait ran out; false when the connection came first.
     func giveUpUnlessLeased() -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state == .waiting else { return state == .gaveUp }
             state = .gaveUp
             return true
