@@ -65,6 +65,11 @@ public protocol AsyncKVStoring: Sendable {
 public protocol AsyncKVStreaming: AsyncKVStoring {
     /// A stream of the value stored for `key`: the current value first, then the value after each change the store
     /// can see, skipping values stored identically; it ends when the consuming task is cancelled.
+    ///
+    /// Every implementation keeps two promises. The stream is listening when its first value is read, so no change
+    /// made after `stream(_:)` returns is lost; and the value it emits last is what the store holds, read through the
+    /// key's migrations, whatever name it was written under. Changes that follow each other quickly may fold into the
+    /// one read after them; each store's `stream(_:)` says which. ``KVStreamFilter`` is the rule for skipping.
     func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?>
 }
 
