@@ -17,7 +17,11 @@ extension FileStoring {
     ///   - overwrite: When false, the save fails if a file is already stored at `path`.
     /// - Throws: ``FileStoreError/encodingFailed(path:underlying:)`` when the value cannot be encoded (nothing
     ///   is written), or any error of ``save(_:to:overwrite:)``.
-    public nonisolated(nonsending) func saveJSON<Value: Encodable>(_ value: Value, to path: String, overwrite: Bool = true) async throws {
+    public nonisolated(nonsending) func saveJSON<Value: Encodable>(
+        _ value: Value,
+        to path: String,
+        overwrite: Bool = true
+    ) async throws {
         let data: Data
         do {
             data = try JSONCodec.encode(value)
@@ -40,7 +44,8 @@ extension FileStoring {
     /// - Throws: ``FileStoreError/notFound(path:)`` when no file is stored there,
     ///   ``FileStoreError/decodingFailed(path:underlying:)`` when it is not JSON of `type`, or any error of
     ///   ``load(_:)``.
-    public nonisolated(nonsending) func loadJSON<Value: Decodable>(_ path: String, as type: Value.Type = Value.self) async throws
+    public nonisolated(nonsending) func loadJSON<Value: Decodable>(_ path: String, as type: Value.Type = Value.self)
+        async throws
         -> Value
     {
         try Self.decode(from: try await load(path), path: path)
@@ -61,7 +66,10 @@ extension FileStoring {
     /// - Returns: The decoded value, or nil when no file is stored at `path`.
     /// - Throws: ``FileStoreError/decodingFailed(path:underlying:)`` when the file is not JSON of `type`, or
     ///   any error of ``load(_:)`` but ``FileStoreError/notFound(path:)``.
-    public nonisolated(nonsending) func loadJSONIfExists<Value: Decodable>(_ path: String, as type: Value.Type = Value.self) async throws
+    public nonisolated(nonsending) func loadJSONIfExists<Value: Decodable>(
+        _ path: String,
+        as type: Value.Type = Value.self
+    ) async throws
         -> Value?
     {
         let data: Data

@@ -23,7 +23,11 @@ struct FileStoreCallerExecutorTests {
             #expect(try await caller.jobsEnqueued { _ = try await store.list(in: "a/b/c") } == 0)
             #expect(try await caller.jobsEnqueued { try await store.delete("a/b/c/f.bin") } == 0)
             let asynchronous = try #require(store as? any AsyncFileStoring)
-            #expect(try await caller.jobsEnqueued { try await asynchronous.save(Self.small, to: "top.bin", overwrite: true) } == 0)
+            #expect(
+                try await caller.jobsEnqueued {
+                    try await asynchronous.save(Self.small, to: "top.bin", overwrite: true)
+                } == 0
+            )
             #expect(try await caller.jobsEnqueued { _ = try await asynchronous.load("top.bin") } == 0)
             #expect(try await caller.jobsEnqueued { _ = try await asynchronous.exists("top.bin") } == 0)
             #expect(try await caller.jobsEnqueued { try await store.saveJSON([1, 2], to: "n.json") } == 0)
@@ -42,6 +46,14 @@ struct FileStoreCallerExecutorTests {
             #expect(loadJobs >= 1)
             #expect(loaded == Self.large)
             // A failure off the caller names the path as it was given.
+            try await store.save(Self.small, to: "f.bin")
+            await #expect {
+                try await store.save(Self.large, to: "f.bin/x")
+            } throws: { error in
+                guard case .writeFailed(let path, _) = error as? FileStoreError else { return false }
+                return path == "f.bin/x"
+            }
+            #expect(try await store.load("f.bin") == Self.small)
             await #expect(throws: FileStoreError.notFound(path: "missing.bin")) {
                 try await caller.jobsEnqueued { _ = try await store.load("missing.bin") }
             }

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // A server package that depends on ForgePostgres from a checkout of this repository: the sample is its dependency line.
 import PackageDescription
 

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // A package whose checkout of ForgeStorage is a folder named forge-storage: the sample is its test target.
 import PackageDescription
 

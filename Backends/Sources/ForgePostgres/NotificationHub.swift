@@ -20,7 +20,11 @@ final class NotificationHub: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
         var listener: Task<Void, Never>?
-        /// Whether the server confirmed listening on the channel, and the connection has not failed since.
+        /// The number of the current listening task: a task that was cancelled when the last stream ended may still be
+        /// finishing when the next stream starts another, and must not change what the new one marks.
+        var generation = 0
+        /// Whether the current listening task's server confirmed listening on the channel, and the connection has not
+        /// failed since.
         var isListening = false
     }
 
@@ -56,7 +60,10 @@ final class NotificationHub: Sendable {
             state.nextID += 1
             state.subscribers[id] = Subscriber(payloads: payloads, changed: changed)
             if state.listener == nil {
-                state.listener = Task { await self.listen(prepare: prepare) }
+                state.generation += 1
+                state.isListening = false
+                let generation = state.generation
+                state.listener = Task { await self.listen(generation: generation, prepare: prepare) }
             }
             return (id, state.isListening)
         }
@@ -82,8 +89,9 @@ final class NotificationHub: Sendable {
         state.withLockedValue { $0.isListening }
     }
 
-    /// Listens until cancelled, listening again after each failure.
-    private func listen(prepare: @Sendable () async throws -> Void) async {
+    /// Listens until cancelled, listening again after each failure; `generation` is the task's number, which marks
+    /// the hub's listening only while it is the current one.
+    private func listen(generation: Int, prepare: @Sendable () async throws -> Void) async {
         while !Task.isCancelled {
             do {
                 try await prepare()
@@ -93,6 +101,7 @@ final class NotificationHub: Sendable {
                         // under the lock the subscribers are read with, so a stream that subscribes after this signal
                         // sees that the hub listens and reads at once.
                         signal { state in
+                            guard state.generation == generation else { return [] }
                             state.isListening = true
                             return Array(state.subscribers.values)
                         }
@@ -106,7 +115,9 @@ final class NotificationHub: Sendable {
             } catch {
                 // Retried below: the connection dropped, or the server cannot be reached yet.
             }
-            state.withLockedValue { $0.isListening = false }
+            state.withLockedValue { state in
+                if state.generation == generation { state.isListening = false }
+            }
             try? await Task.sleep(for: Self.retryDelay)
         }
     }

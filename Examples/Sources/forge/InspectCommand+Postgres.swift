@@ -5,8 +5,8 @@ import Foundation
 import ForgePostgres
 
 extension InspectCommand {
-    /// Where the database of `url` is, as the report shows it, and the reports of the namespaces of a PostgreSQL database's three store tables (or of `--namespace` alone): a
-    /// namespace holding keys, files and secrets gives a report of each.
+    /// Where the database of `url` is, as the report shows it, and the reports of the namespaces of its three store
+    /// tables (or of `--namespace` alone): a namespace holding keys, files and secrets gives a report of each.
     ///
     /// The secrets table stores its namespaces hashed, so a namespace that holds only secrets is shown when
     /// `--namespace` names it. Secrets stay hidden as in a folder's vault: their count, and the `--reveal` keys

@@ -71,6 +71,11 @@ extension StoreFolder {
                 continue
             }
             let canonical = FileNameEncoding.canonicalForm(of: entry.name)
+            // Foundation's NFC, which names the files the stores write, has the last word where the two disagree.
+            if canonical.utf8.elementsEqual(entry.name.utf8) {
+                listed.append(entry)
+                continue
+            }
             guard canonical.utf8.count <= FileNameEncoding.maximumNameLength,
                 entry.name.utf8.elementsEqual(canonical.decomposedStringWithCanonicalMapping.utf8)
             else { continue }

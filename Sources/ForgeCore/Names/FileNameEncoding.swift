@@ -22,9 +22,10 @@ package enum FileNameEncoding {
 
     /// The Unicode NFC spelling of `key`, so canonically equivalent keys become the same bytes.
     ///
-    /// A key already in NFC (every ASCII key) is returned as it is, without a copy.
+    /// ASCII keys are returned as they are. Other keys go through Foundation's NFC, as they always have: the result
+    /// names files on disk, so it must not change with the standard library's Unicode tables.
     package static func canonicalForm(of key: String) -> String {
-        if isCanonical(key) { return key }
+        if isASCII(key) { return key }
         return key.precomposedStringWithCanonicalMapping
     }
 
