@@ -12,28 +12,28 @@ public import Foundation
 /// listing order and sizes.
 public protocol AsyncFileStoring: Sendable {
     /// Saves `data` at `path`, creating the folders on the way. See ``FileStoring/save(_:to:overwrite:)``.
-    nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws
+    func save(_ data: Data, to path: String, overwrite: Bool) async throws
 
     /// Returns the contents of the file at `path`. See ``FileStoring/load(_:)``.
-    nonisolated(nonsending) func load(_ path: String) async throws -> Data
+    func load(_ path: String) async throws -> Data
 
     /// Returns true when a file is stored at `path`; false for folders and invalid paths.
     ///
     /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the store cannot tell, as when its server cannot
     ///   be reached; a local store never throws.
-    nonisolated(nonsending) func exists(_ path: String) async throws -> Bool
+    func exists(_ path: String) async throws -> Bool
 
     /// Deletes the file at `path`, and the folders this leaves empty. See ``FileStoring/delete(_:)``.
-    nonisolated(nonsending) func delete(_ path: String) async throws
+    func delete(_ path: String) async throws
 
     /// Returns what is directly in the folder at `folder`, sorted. See ``FileStoring/list(in:)``.
-    nonisolated(nonsending) func list(in folder: String) async throws -> [String]
+    func list(in folder: String) async throws -> [String]
 
     /// Deletes every file and folder of this store, and nothing else.
-    nonisolated(nonsending) func deleteAll() async throws
+    func deleteAll() async throws
 
     /// The sum of the sizes, in bytes, of every file in the store.
-    nonisolated(nonsending) func totalSize() async throws -> Int
+    func totalSize() async throws -> Int
 }
 
 extension DiskFileStore: AsyncFileStoring {}

@@ -25,40 +25,40 @@ public protocol AsyncKVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    nonisolated(nonsending) func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
+    func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
 
     /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil only
     /// when nothing is stored. See ``KVStoring/value(for:)``.
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
-    nonisolated(nonsending) func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
+    func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
 
     /// Stores `value` for `key`, replacing any previous value. See ``KVStoring/set(_:value:)``.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   the previous value is kept either way.
-    nonisolated(nonsending) func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
+    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
 
     /// Removes the value stored for `key`, and those under the older names its migrations read. See
     /// ``KVStoring/remove(_:)``.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
-    nonisolated(nonsending) func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
+    func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
 
     /// Returns true when a value is stored for `key`, or under an older name its migrations read.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    nonisolated(nonsending) func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
+    func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
 
     /// Removes every value this store holds, and nothing it does not.
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
-    nonisolated(nonsending) func removeAll() async throws
+    func removeAll() async throws
 
     /// The keys that hold a value in this store, sorted, each in its canonical (NFC) form.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
-    nonisolated(nonsending) func keys() async throws -> [String]
+    func keys() async throws -> [String]
 }
 
 /// An ``AsyncKVStoring`` that can observe its keys: a stream per key, as ``ReactiveKVStore/stream(_:)`` gives it.
