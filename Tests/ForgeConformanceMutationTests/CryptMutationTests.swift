@@ -33,14 +33,10 @@ struct CryptMutationTests {
 
     /// Every mutant fails some check; the test prints the score, and none of the mutants' failures.
     @Test func everyMutantFailsACheck() async {
-        let uncaught = await MutationHarness.uncaught(CryptMutant.allCases) { mutant in
+        let uncaught = await MutationHarness.uncaught(scoring: "CryptStoringConformance", CryptMutant.allCases) {
+            mutant in
             await CryptStoringConformance.run { Self.fullSubject(mutant) }
         }
-        MutationHarness.printScore(
-            of: "CryptStoringConformance",
-            mutants: CryptMutant.allCases.count,
-            uncaught: uncaught.count
-        )
         #expect(uncaught.isEmpty, "no check caught \(uncaught)")
     }
 

@@ -26,14 +26,10 @@ struct FileMutationTests {
 
     /// Every mutant fails some check; the test prints the score, and none of the mutants' failures.
     @Test func everyMutantIsCaught() async {
-        let uncaught = await MutationHarness.uncaught(FileMutant.allCases) { mutant in
+        let uncaught = await MutationHarness.uncaught(scoring: "FileStoringConformance", FileMutant.allCases) {
+            mutant in
             await FileStoringConformance.run { FileReferenceStore.subject(mutant) }
         }
-        MutationHarness.printScore(
-            of: "FileStoringConformance",
-            mutants: FileMutant.allCases.count,
-            uncaught: uncaught.count
-        )
         #expect(uncaught.isEmpty, "no check catches \(uncaught)")
     }
 

@@ -15,14 +15,9 @@ struct KVMutationTests {
 
     /// Every mutant fails some check; the test prints the score, and none of the mutants' failures.
     @Test func everyMutantIsCaught() async {
-        let uncaught = await MutationHarness.uncaught(KVMutant.allCases) { mutant in
+        let uncaught = await MutationHarness.uncaught(scoring: "KVStoringConformance", KVMutant.allCases) { mutant in
             await KVStoringConformance.run { ReferenceKVStore(mutant: mutant).subject() }
         }
-        MutationHarness.printScore(
-            of: "KVStoringConformance",
-            mutants: KVMutant.allCases.count,
-            uncaught: uncaught.count
-        )
         #expect(uncaught.isEmpty, "no check catches \(uncaught)")
     }
 

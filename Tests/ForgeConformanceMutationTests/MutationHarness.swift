@@ -74,13 +74,15 @@ enum MutationHarness {
         return uncaught
     }
 
-    /// Prints a suite's mutation score in one line: the one line a passing mutation test prints.
-    ///
-    /// - Parameters:
-    ///   - suite: The suite's name.
-    ///   - mutants: How many mutants the suite ran against.
-    ///   - uncaught: How many of them no check caught.
-    static func printScore(of suite: String, mutants: Int, uncaught: Int) {
-        print("Mutation score of \(suite): \(mutants - uncaught) of \(mutants) mutants caught")
+    /// Runs `body` against each of `mutants` as ``uncaught(_:_:)`` does, prints the suite's mutation score in one
+    /// line (the one line a passing mutation test prints), and returns the mutants it did not catch.
+    static func uncaught<Mutant: Sendable>(
+        scoring suite: String,
+        _ mutants: [Mutant],
+        _ body: @escaping @Sendable (Mutant) async throws -> Void
+    ) async -> [Mutant] {
+        let missed = await uncaught(mutants, body)
+        print("Mutation score of \(suite): \(mutants.count - missed.count) of \(mutants.count) mutants caught")
+        return missed
     }
 }

@@ -2,8 +2,10 @@ import ForgeCrypt
 import ForgeTestSupport
 import Testing
 
-/// Every secret store's async form runs on its caller's executor: from the main actor, a `get` or `set` through
-/// `AsyncCryptStoring` costs what the synchronous call costs, with no switch of threads. Counted on an actor whose
+/// Every secret store's async form runs on its caller's executor.
+///
+/// From the main actor, a `get` or `set` through `AsyncCryptStoring` costs what the synchronous call costs, with no
+/// switch of threads. Counted on an actor whose
 /// executor counts its jobs, not timed.
 struct CryptStoreCallerExecutorTests {
     @Test(arguments: CryptBackend.allCases)

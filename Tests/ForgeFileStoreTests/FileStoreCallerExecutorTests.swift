@@ -4,9 +4,11 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// Where the file stores' async operations run, called through `FileStoring`: a small read or write on the caller's
-/// executor (no switch of threads, so from the main actor it costs its system calls), a large one and the whole-store
-/// operations on the concurrent pool, so that they never hold the caller's actor. Counted on an actor whose executor counts its jobs, not timed.
+/// Where the file stores' async operations run, called through `FileStoring`.
+///
+/// A small read or write runs on the caller's executor (no switch of threads, so from the main actor it costs its
+/// system calls); a large one and the whole-store operations run on the concurrent pool, so that they never hold the
+/// caller's actor. Counted on an actor whose executor counts its jobs, not timed.
 struct FileStoreCallerExecutorTests {
     /// A small file: 1 KiB.
     static let small = Data(repeating: 7, count: 1024)

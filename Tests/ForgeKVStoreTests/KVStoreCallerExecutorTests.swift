@@ -2,8 +2,10 @@ import ForgeKVStore
 import ForgeTestSupport
 import Testing
 
-/// Every key-value store's async form runs on its caller's executor: from the main actor, a `get` or `set` through
-/// `AsyncKVStoring` costs what the synchronous call costs, with no switch of threads. Counted on an actor whose
+/// Every key-value store's async form runs on its caller's executor.
+///
+/// From the main actor, a `get` or `set` through `AsyncKVStoring` costs what the synchronous call costs, with no
+/// switch of threads. Counted on an actor whose
 /// executor counts its jobs, not timed.
 struct KVStoreCallerExecutorTests {
     @Test(arguments: KVBackend.allCases)

@@ -16,6 +16,7 @@ public actor CallerActor {
     /// The executor that runs the actor's jobs on a serial queue and counts them.
     private let executor = CountingExecutor()
 
+    /// Creates an actor on an executor of its own that has counted no job yet.
     public init() {}
 
     /// The actor runs on the counting executor.
