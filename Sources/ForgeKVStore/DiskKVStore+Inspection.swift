@@ -18,7 +18,7 @@ extension DiskKVStore {
         (try? keys()) ?? []
     }
 
-    /// The keys that have a value in this store, sorted, each in its canonical (NFC) form.
+    /// The keys that have a value in this store, each in its canonical (NFC) form, in the folder's order.
     ///
     /// Each key is recovered from its file's name (the escape is reversible) or, for a key too long for a
     /// file name, from the key written beside its value. Files that no key produces (a stray `notes.txt`, a
@@ -26,7 +26,7 @@ extension DiskKVStore {
     /// that does not exist yet has no keys; another store on the same folder, in any process, lists the same.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
-    public func keys() throws -> [String] {
+    func listedKeys() throws -> [String] {
         let entries: [FolderEntry]
         do {
             entries = try folder.list()
@@ -48,7 +48,7 @@ extension DiskKVStore {
                 keys.append(key)
             }
         }
-        return keys.sorted()
+        return keys
     }
 
     /// The JSON of the value stored for `key`, as it is on disk, or nil when the key has no value.
@@ -61,24 +61,7 @@ extension DiskKVStore {
     /// - Parameter key: The key's string, as ``storedKeys()`` lists it or ``KVKey/key`` holds it.
     /// - Returns: The bytes of the value's JSON, or nil when the store holds no value for `key`.
     public func rawJSON(forKey key: String) -> Data? {
-        switch KeyFileName(key: key) {
-        case .exact(let name):
-            return try? folder.read(name)
-        case .hashed(let names):
-            for name in names {
-                guard let data = try? folder.read(name),
-                    let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
-                    header.key == key,
-                    let envelope = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                    let value = envelope["value"]
-                else { continue }
-                return try? JSONSerialization.data(
-                    withJSONObject: value,
-                    options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
-                )
-            }
-            return nil
-        }
+        (try? storedValue(named: key))?.json
     }
 
     /// The namespace whose folder has the name `folderName`, or nil when no namespace is stored under it.

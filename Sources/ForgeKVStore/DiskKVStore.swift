@@ -53,8 +53,6 @@ public struct DiskKVStore: Sendable {
 
     /// The folder, through which every read and write goes.
     let folder: StoreFolder
-    /// Where `get` reports the values it read as nil because they did not decode; shared by copies of the store.
-    private let decodingFailures = DecodingFailureReports()
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
@@ -98,91 +96,68 @@ public struct DiskKVStore: Sendable {
     }
 }
 
-extension DiskKVStore {
-    /// Sends each value that ``get(_:)`` reads as nil because it does not decode (a model that changed, a damaged
-    /// file) to `handler`, on the thread of the read; nil sends them to nobody, as before the first call.
+extension DiskKVStore: KVStoring, KVBackend {
+    /// The value in `name`'s file; nil when the name has no file.
     ///
-    /// Connect it to the app's logging, so that a value lost to a model change leaves a trace:
-    ///
-    /// ```swift
-    /// store.reportDecodingFailures { failure in logger.error("\(failure)") }
-    /// ```
-    public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
-        decodingFailures.send(to: handler)
-    }
-}
-
-extension DiskKVStore: KVStoring {
-    /// Returns the value stored for `key` or migrated from an older one, or nil when there is none or it does not
-    /// decode as `T` (reported to ``reportDecodingFailures(to:)``'s handler).
-    public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        decodingFailures.get(key) { try value(for: key) }
-    }
-
-    /// Returns the value stored for `key` or migrated from an older one; nil when the key has no file.
-    ///
-    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when the file's JSON does not decode as `T`
-    ///   (also a damaged file), or ``KVStoreError/readFailed(key:underlying:)`` when the file cannot be read (a
-    ///   folder or a link in its place, a denied permission). A key too long for a file name is found by the key
-    ///   written in its file, so a damaged file of such a key cannot be told from another key's and reads as nil.
-    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
-        try key.resolvingMigrations(in: self) { plain in
-            switch KeyFileName(key: plain.key) {
-            case .exact(let name):
-                guard let data = try readFile(name, for: plain.key) else { return nil }
-                return try decoding(plain) { try JSONCodec.decode(T.self, from: data) }
-            case .hashed(let names):
-                for name in names {
-                    guard let data = try readFile(name, for: plain.key),
-                        (try? JSONCodec.decode(LongKeyHeader.self, from: data))?.key == plain.key
-                    else { continue }
-                    return try decoding(plain) { try JSONCodec.decode(LongKeyEnvelope<T>.self, from: data).value }
-                }
-                return nil
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the file cannot be read (a folder or a link in its
+    ///   place, a denied permission). A name too long for a file name is found by the name written in its file, so a
+    ///   damaged file of such a name cannot be told from another name's and reads as nil.
+    public func storedValue(named name: String) throws -> KVStoredValue? {
+        switch KeyFileName(key: name) {
+        case .exact(let fileName):
+            return try readFile(fileName, for: name).map(KVStoredValue.init(json:))
+        case .hashed(let fileNames):
+            for fileName in fileNames {
+                guard let data = try readFile(fileName, for: name),
+                    (try? JSONCodec.decode(LongKeyHeader.self, from: data))?.key == name
+                else { continue }
+                return KVStoredValue(.wrapped(data))
             }
+            return nil
         }
     }
 
-    /// Stores `value` for `key` in its file, atomically.
+    /// Writes `value` to `name`'s file, atomically.
     ///
-    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
-    ///   the previous value is kept either way.
-    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        switch KeyFileName(key: key.key) {
-        case .exact(let name):
-            try write(encoding(key) { try JSONCodec.encode(value) }, toFile: name, for: key.key)
-        case .hashed(let names):
-            let data = try encoding(key) { try JSONCodec.encode(LongKeyEnvelope(key: key.key, value: value)) }
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
+    public func store(_ value: KVStoredValue, named name: String) throws {
+        switch KeyFileName(key: name) {
+        case .exact(let fileName):
+            try write(value.json, toFile: fileName, for: name)
+        case .hashed(let fileNames):
+            let data = try LongKeyHeader.wrapping(value.json, of: name)
             // A free slot is claimed without replacing, so two keys that share a hash and are written at the
             // same time never take the same slot: the loser looks again.
             for _ in 0..<KeyFileName.slotCount {
-                let slot = try slot(for: key.key, among: names)
+                let slot = try slot(for: name, among: fileNames)
                 do {
-                    try write(data, toFile: slot.name, for: key.key, replaceExisting: slot.replace)
+                    try write(data, toFile: slot.name, for: name, replaceExisting: slot.replace)
                     return
                 } catch KVStoreError.writeFailed where !slot.replace && fileExists(slot.name) {
                     continue
                 }
             }
-            throw KVStoreError.writeFailed(key: key.key, underlying: "every file name for this key's hash is taken")
+            throw KVStoreError.writeFailed(key: name, underlying: "every file name for this key's hash is taken")
         }
     }
 
-    /// Removes `key`'s file, and those of the older names its migrations read.
-    ///
-    /// The older names go first and the key last, so a remove cut short (a crash, a failure) leaves the current
-    /// value readable rather than bringing an older one back through a migration. Succeeds when there is none.
+    /// Removes `name`'s file; succeeds when there is none.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
-    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        for name in key.storedNames.reversed() {
-            try removeFile(of: name)
-        }
+    public func removeValue(named name: String) throws {
+        try removeFile(of: name)
     }
 
-    /// Returns true when `key`, or an older name its migrations read, has a file.
-    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        key.storedNames.contains { hasFile($0) }
+    /// Whether `name` has a file: a `stat`, no read (a name too long for a file name reads its candidates).
+    public func hasValue(named name: String) -> Bool {
+        hasFile(name)
+    }
+
+    /// The names of the key files in the folder: see ``keys()``.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    public func storedNames() throws -> [String] {
+        try listedKeys()
     }
 
     /// Removes the namespace folder and every value in it, at once; other namespaces are untouched.
@@ -206,15 +181,6 @@ extension DiskKVStore {
             return nil
         } catch {
             throw KVStoreError(error, reading: key)
-        }
-    }
-
-    /// The result of `decode`, or ``KVStoreError/decodingFailed(key:underlying:)`` naming `key`.
-    private func decoding<T>(_ key: KVKey<T>, _ decode: () throws -> T) throws -> T {
-        do {
-            return try decode()
-        } catch {
-            throw KVStoreError.decodingFailed(key: key.key, underlying: String(describing: error))
         }
     }
 
@@ -282,15 +248,6 @@ extension DiskKVStore {
         return firstFree
     }
 
-    /// The result of `encode`, or ``KVStoreError/encodingFailed(key:underlying:)`` naming `key`.
-    private func encoding<T>(_ key: KVKey<T>, _ encode: () throws -> Data) throws -> Data {
-        do {
-            return try encode()
-        } catch {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
-        }
-    }
-
     /// Writes `data` to the file `name` atomically, or throws ``KVStoreError/writeFailed(key:underlying:)``.
     private func write(_ data: Data, toFile name: String, for key: String, replaceExisting: Bool = true) throws {
         do {
@@ -306,13 +263,18 @@ extension DiskKVStore {
     }
 }
 
-/// The contents of a long key's file: the key itself beside its value.
-private struct LongKeyEnvelope<Value: Codable>: Codable {
-    var key: String
-    var value: Value
-}
-
-/// The key of a long key's file, read without decoding the value.
+/// The key of a long key's file, `{"key": …, "value": …}`, read without decoding the value.
 private struct LongKeyHeader: Decodable {
     var key: String
+
+    /// The contents of `key`'s file: the key beside the value's `json`, as a JSON encoder with sorted keys writes
+    /// them.
+    static func wrapping(_ json: Data, of key: String) throws -> Data {
+        do {
+            return Data(#"{"key":"#.utf8) + (try JSONCodec.encode(key)) + Data(#","value":"#.utf8) + json
+                + Data("}".utf8)
+        } catch {
+            throw KVStoreError.encodingFailed(key: key, underlying: String(describing: error))
+        }
+    }
 }

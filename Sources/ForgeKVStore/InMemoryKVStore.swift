@@ -17,20 +17,11 @@ internal import ForgeCore
 /// #expect(store.get(TaskKeys.taskCount) == 5)
 /// ```
 public final class InMemoryKVStore: Sendable {
-    private let entries = LockedState<[String: Entry]>([:])
+    /// The values by name, each decoded from its JSON as the type that wrote it (see
+    /// `KVStoredValue.decodedFromJSON`).
+    private let entries = LockedState<[String: KVStoredValue]>([:])
     /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
     let instrument: (any StoreInstrument)?
-    /// Where `get` reports the values it read as nil because they did not decode.
-    private let decodingFailures = DecodingFailureReports()
-
-    /// One stored value: as decoded from its encoding with the type it was written with (nil when it does
-    /// not decode, or holds a class instance, whose every read decodes new instances), that type, and the
-    /// encoding itself for reads with another type.
-    private struct Entry: Sendable {
-        let value: (any Sendable)?
-        let type: ObjectIdentifier
-        let encoded: Data
-    }
 
     /// Creates an empty store.
     public init() {
@@ -47,12 +38,6 @@ public final class InMemoryKVStore: Sendable {
     public var count: Int {
         entries.withLock { $0.count }
     }
-
-    /// Sends each value that ``get(_:)`` reads as nil because it does not decode to `handler` (nil: to nobody,
-    /// as before the first call), as ``DiskKVStore/reportDecodingFailures(to:)`` does.
-    public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
-        decodingFailures.send(to: handler)
-    }
 }
 
 extension InMemoryKVStore {
@@ -64,92 +49,60 @@ extension InMemoryKVStore {
     private func report(_ operation: StoreOperation, _ key: String?) -> InjectedFault? {
         instrument?.begin(operation, target: key)
     }
-
-    /// Whether `value` is, or holds anywhere inside (an optional, a collection, a property), a class instance.
-    private static func holdsClassInstance(_ value: Any) -> Bool {
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .class { return true }
-        return mirror.children.contains { holdsClassInstance($0.value) }
-    }
 }
 
-extension InMemoryKVStore: KVStoring {
-    /// Returns the value stored for `key` or migrated from an older one, or nil.
-    public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        decodingFailures.get(key) { try value(for: key) }
+extension InMemoryKVStore: KVStoring, KVBackend {
+    /// The value stored under `name`, or nil.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when a test's fault fails the read; a fault that
+    ///   damages data makes the value one that decodes as no type, as a damaged file does.
+    public func storedValue(named name: String) throws -> KVStoredValue? {
+        let fault = report(.read, name)
+        if let fault, !fault.isCorruptData {
+            try fault.fail(.open, name) { KVStoreError($0, reading: name) }
+        }
+        guard let stored = entries.withLock({ $0[name] }) else { return nil }
+        return fault == nil ? stored : KVStoredValue(json: Data("the stored data is damaged".utf8))
     }
 
-    /// Returns the value stored for `key` or migrated from an older one; nil when nothing is stored.
+    /// Stores `value` under `name`.
     ///
-    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` as ``DiskKVStore`` throws it, or
-    ///   ``KVStoreError/readFailed(key:underlying:)`` when a test's fault fails the read.
-    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
-        try key.resolvingMigrations(in: self) { plain in
-            let fault = report(.read, plain.key)
-            if let fault, !fault.isCorruptData {
-                try fault.fail(.open, plain.key) { KVStoreError($0, reading: plain.key) }
-            }
-            guard let entry = entries.withLock({ $0[plain.key] }) else { return nil }
-            if fault != nil {
-                throw KVStoreError.decodingFailed(key: plain.key, underlying: "the stored data is damaged")
-            }
-            // The decoded value stands for its encoding only for the type it was written with: a subclass
-            // instance would also cast to its superclass, which disk decodes as the superclass.
-            // (`stored` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.)
-            if entry.type == ObjectIdentifier(T.self), let stored = entry.value, let value = stored as? T {
-                return value
-            }
-            do {
-                return try JSONCodec.decode(T.self, from: entry.encoded)
-            } catch {
-                throw KVStoreError.decodingFailed(key: plain.key, underlying: String(describing: error))
-            }
-        }
-    }
-
-    /// Stores `value` for `key`.
-    ///
-    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded.
-    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        let encoded: Data
-        do {
-            encoded = try JSONCodec.encode(value)
-        } catch {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
-        }
-        try report(.write, key.key)?.fail(.open, key.key) { KVStoreError($0, writing: key.key) }
-        // A value that holds a class instance is not kept decoded: every read of it decodes new instances, as a
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)`` when a test's fault fails the write.
+    public func store(_ value: KVStoredValue, named name: String) throws {
+        try report(.write, name)?.fail(.open, name) { KVStoreError($0, writing: name) }
+        // A value that holds a class instance is kept as JSON alone: every read of it decodes new instances, as a
         // read from disk does, so changing what one read returned never changes what the next one returns.
-        let decoded = (try? JSONCodec.decode(T.self, from: encoded)).flatMap { Self.holdsClassInstance($0) ? nil : $0 }
-        let entry = Entry(value: decoded, type: ObjectIdentifier(T.self), encoded: encoded)
-        entries.withLock { $0[key.key] = entry }
+        let stored = value.decodedFromJSON
+        entries.withLock { $0[name] = stored }
     }
 
-    /// Removes the value stored for `key`, and those under the older names its migrations read.
-    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        try report(.delete, key.key)?.fail(.remove, key.key) { KVStoreError($0, removing: key.key) }
-        entries.withLock { entries in
-            for name in key.storedNames { entries.removeValue(forKey: name) }
-        }
+    /// Removes the value stored under `name`.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when a test's fault fails the remove.
+    public func removeValue(named name: String) throws {
+        try report(.delete, name)?.fail(.remove, name) { KVStoreError($0, removing: name) }
+        _ = entries.withLock { $0.removeValue(forKey: name) }
     }
 
-    /// Returns true when a value is stored for `key`, or under an older name its migrations read.
-    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        if report(.exists, key.key)?.hidesItems == true { return false }
-        return entries.withLock { entries in key.storedNames.contains { entries[$0] != nil } }
+    /// Whether a value is stored under `name`; false when a test's fault hides it.
+    public func hasValue(named name: String) -> Bool {
+        if report(.exists, name)?.hidesItems == true { return false }
+        return entries.withLock { $0[name] != nil }
+    }
+
+    /// The names that hold a value.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when a test's fault fails the listing.
+    public func storedNames() throws -> [String] {
+        try report(.list, nil)?.fail(.list, "") { KVStoreError(listing: $0) }
+        return entries.withLock { Array($0.keys) }
     }
 
     /// Removes every value.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when a test's fault fails it.
     public func removeAll() throws {
         try report(.deleteAll, nil)?.fail(.remove, "") { KVStoreError($0, removing: nil) }
         entries.withLock { $0.removeAll() }
-    }
-
-    /// The keys that hold a value, sorted, each in its canonical (NFC) form.
-    ///
-    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when a test's fault fails the listing.
-    public func keys() throws -> [String] {
-        try report(.list, nil)?.fail(.list, "") { KVStoreError(listing: $0) }
-        return entries.withLock { $0.keys.map(FileNameEncoding.canonicalForm(of:)) }.sorted()
     }
 }

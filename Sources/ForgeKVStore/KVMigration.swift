@@ -28,8 +28,8 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
     /// The older key name this migration reads, or nil when it reads the key's own name.
     public let oldKey: String?
 
-    /// Reads the older value from a store under `name` and converts it; nil when nothing is stored there.
-    private let readOlder: @Sendable (_ store: any KVStoring, _ name: String) throws -> Value?
+    /// Reads the older value under `name` from `source` and converts it; nil when nothing is stored there.
+    private let readOlder: @Sendable (_ source: any KVValueSource, _ name: String) throws -> Value?
 
     /// Shared by the copies of this migration and by nothing else, so that two keys are known to read alike (see
     /// `KVKey.readsAlike(_:)`) though a conversion cannot be compared.
@@ -51,8 +51,8 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
         key oldKey: String? = nil,
         _ convert: @escaping @Sendable (Old) throws -> Value
     ) -> KVMigration {
-        KVMigration(oldKey: oldKey) { store, name in
-            guard let old = try store.value(for: KVKey<Old>(name)) else { return nil }
+        KVMigration(oldKey: oldKey) { source, name in
+            guard let old = try source.plainValue(of: Old.self, named: name) else { return nil }
             do {
                 return try convert(old)
             } catch {
@@ -68,12 +68,12 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
         from(Value.self, key: oldKey) { $0 }
     }
 
-    /// The migrated value found in `store` for a key named `key`, or nil when nothing is stored where this
+    /// The migrated value found in `source` for a key named `key`, or nil when nothing is stored where this
     /// migration looks.
     ///
     /// - Throws: ``KVStoreError``, or a ``ConversionFailure`` when the older value was read but `convert` failed.
-    func read(from store: any KVStoring, key: String) throws -> Value? {
-        try readOlder(store, oldKey ?? key)
+    func read(from source: any KVValueSource, key: String) throws -> Value? {
+        try readOlder(source, oldKey ?? key)
     }
 }
 

@@ -27,13 +27,16 @@
 /// on one backing under different names (two namespaces of one folder, two suites) share nothing: neither reads,
 /// lists nor removes the other's values.
 ///
-/// ``value(for:)`` and ``keys()`` came after the first five requirements: a store written before them still
-/// compiles, with a ``value(for:)`` built on its `get` and `contains` (migrations then work through
-/// ``value(for:)`` only) and a ``keys()`` that throws ``KVStoreError/listFailed(underlying:)``. The conformance
-/// suite (`KVStoringConformance` in ForgeStorageTesting) holds a store to all of it, which a store meets by
-/// implementing ``value(for:)`` with ``KVKey/resolvingMigrations(in:plainRead:)``, `get` as
-/// `(try? value(for: key)) ?? nil`, `contains` and `remove` over every name of ``KVKey/storedNames`` (removing
-/// the older names first), and ``keys()``.
+/// ## Writing a store
+/// Build it on ``KVBackend``: declare both protocols and implement the backend's six requirements (read, write and
+/// remove a named value held as JSON, list the names, remove all), and every requirement here comes with them,
+/// written once for every store: the codec, migrations, `value(for:)`, `contains` and `remove` over a key's older
+/// names, and sorted ``keys()``. The conformance suite (`KVStoringConformance` in ForgeStorageTesting) holds a store
+/// to all of it.
+///
+/// A store written against this protocol's first five requirements alone still compiles: its ``value(for:)`` reads
+/// through its `get` and `contains` (migrations then work through ``value(for:)`` only), and its ``keys()`` throws
+/// ``KVStoreError/listFailed(underlying:)``.
 public protocol KVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`, even
     /// through the key's migrations. Use ``value(for:)`` to tell the two apart.

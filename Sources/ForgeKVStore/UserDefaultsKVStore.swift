@@ -93,7 +93,6 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     /// Writes the store's changes behind and reloads the property list when it changed (Linux).
     let synchronizer: DefaultsSynchronizer
     /// Where `get` reports the values it read as nil because they did not decode; shared by copies of the store.
-    private let decodingFailures = DecodingFailureReports()
 
     /// Creates a store on `UserDefaults.standard`, whose ``removeAll()`` clears the app's own domain.
     public init() {
@@ -160,11 +159,11 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     ///
     /// On Linux, CoreFoundation's XML property list drops a leading U+FEFF from every key it reads, so such a key
     /// would be read back as another key (or lost) after the next write: it is refused rather than lost.
-    private func refuseUnsavable<T>(_ key: KVKey<T>) throws {
+    private func refuseUnsavable(_ key: String) throws {
         #if !canImport(Darwin)
-        if name(key.key).hasPrefix("\u{FEFF}") {
+        if name(key).hasPrefix("\u{FEFF}") {
             throw KVStoreError.writeFailed(
-                key: key.key,
+                key: key,
                 underlying: "UserDefaults on Linux cannot keep a key that begins with U+FEFF in its property list"
             )
         }
@@ -180,83 +179,40 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     #endif
 }
 
-extension UserDefaultsKVStore {
-    /// Sends each value that ``get(_:)`` reads as nil because it does not decode to `handler`.
-    ///
-    /// nil sends them to nobody, as before the first call. See ``DiskKVStore/reportDecodingFailures(to:)``.
-    public func reportDecodingFailures(to handler: (@Sendable (KVDecodingFailure) -> Void)?) {
-        decodingFailures.send(to: handler)
-    }
-}
-
-extension UserDefaultsKVStore: KVStoring {
-    /// Returns the value stored for `key` read as a `T`, as ``DiskKVStore`` reads it, or nil when there is none or
-    /// it is not a `T`.
-    ///
-    /// On Linux a read first checks whether another process changed the property list, and loads it again if so:
-    /// it sees what other processes finished writing.
-    public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
-        decodingFailures.get(key) { try value(for: key) }
+extension UserDefaultsKVStore: KVStoring, KVBackend {
+    /// The object `UserDefaults` holds under `name` (in its NFC spelling), or nil.
+    public func storedValue(named name: String) -> KVStoredValue? {
+        let object = synchronizer.read { defaults.object(forKey: self.name(name)) }
+        return object.map { KVStoredValue(.propertyList(KVStoredValue.PropertyListObject(value: $0))) }
     }
 
-    /// Returns the value stored for `key` read as a `T`, as ``DiskKVStore`` reads it, or migrated from an older
-    /// one; nil when nothing is stored.
+    /// Stores `value` under `name`: natively when the typed API wrote a `Bool`, `Int`, `Double`, `Float`, `String`,
+    /// `Date` or `Data`, as JSON `Data` otherwise.
     ///
-    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when the stored value is not a `T` and no
-    ///   migration reads it.
-    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
-        try key.resolvingMigrations(in: self) { plain in
-            let object = synchronizer.read { defaults.object(forKey: name(plain.key)) }
-            guard let object else { return nil }
-            return try DefaultsValueCoding.decode(T.self, from: object, key: plain.key)
-        }
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` for a number JSON cannot represent, or
+    ///   ``KVStoreError/writeFailed(key:underlying:)`` on Linux for a key that begins with U+FEFF.
+    public func store(_ value: KVStoredValue, named name: String) throws {
+        try refuseUnsavable(name)
+        let object = try Self.propertyListObject(for: value, name: name)
+        synchronizer.write { defaults.set(object, forKey: self.name(name)) }
+        DefaultsChangeHub.shared.post(name, in: domainName)
     }
 
-    /// Stores `value` for `key`: natively for the property-list types, as JSON otherwise.
-    ///
-    /// The value is readable in this process when the call returns. On Linux it is in the property list a few
-    /// milliseconds later, or after ``flush()``.
-    ///
-    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded, and on Linux
-    ///   ``KVStoreError/writeFailed(key:underlying:)`` when the key begins with U+FEFF (CoreFoundation's property
-    ///   list drops that character from keys). A property list that cannot be written is reported by ``flush()``.
-    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
-        try refuseUnsavable(key)
-        let object = try DefaultsValueCoding.object(for: value, key: key.key)
-        synchronizer.write { defaults.set(object, forKey: name(key.key)) }
-        DefaultsChangeHub.shared.post(key.key, in: domainName)
+    /// Removes the object stored under `name`.
+    public func removeValue(named name: String) {
+        synchronizer.write { defaults.removeObject(forKey: self.name(name)) }
+        DefaultsChangeHub.shared.post(name, in: domainName)
     }
 
-    /// Removes the value stored for `key`, and those under the older names its migrations read; on Linux the
-    /// property list no longer holds them a few milliseconds later,
-    /// or after ``flush()``.
-    ///
-    /// Never throws: a property list that cannot be written is reported by ``flush()``.
-    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
-        synchronizer.write {
-            // Older names first, as DiskKVStore does: what another process reads meanwhile is never an older value.
-            for name in key.storedNames.reversed() { defaults.removeObject(forKey: self.name(name)) }
-        }
-        for name in key.storedNames { DefaultsChangeHub.shared.post(name, in: domainName) }
+    /// Whether `UserDefaults` holds an object under `name`.
+    public func hasValue(named name: String) -> Bool {
+        synchronizer.read { defaults.object(forKey: self.name(name)) != nil }
     }
 
-    /// Returns true when the defaults hold a value for `key`, or for an older name its migrations read.
-    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        synchronizer.read {
-            key.storedNames.contains { defaults.object(forKey: name($0)) != nil }
-        }
-    }
-
-    /// The keys of ``domainName``'s persistent domain, sorted: those this store and others wrote to the domain,
-    /// and none of other domains (the global domain, registered defaults, other suites).
+    /// The names in the suite's persistent domain that are in their NFC spelling, as this store writes them.
     ///
-    /// Names other code wrote in another Unicode spelling than NFC are left out: the store reads and writes each
-    /// key in NFC, so it could not read them. On Linux it first writes the changes not yet written, as
-    /// ``flush()`` does (`UserDefaults` lists the app's own domain from its property list only), and loads the
-    /// property list again when another process changed it.
-    ///
-    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the changes not yet written cannot be written.
-    public func keys() throws -> [String] {
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` on Linux when pending changes cannot be flushed first.
+    public func storedNames() throws -> [String] {
         #if !canImport(Darwin)
         do {
             try flush()
@@ -265,7 +221,7 @@ extension UserDefaultsKVStore: KVStoring {
         }
         #endif
         let names = synchronizer.read { Array((defaults.persistentDomain(forName: domainName) ?? [:]).keys) }
-        return names.filter { $0.unicodeScalars.elementsEqual(name($0).unicodeScalars) }.sorted()
+        return names.filter { $0.unicodeScalars.elementsEqual(name($0).unicodeScalars) }
     }
 
     /// Removes every key in ``domainName``'s persistent domain, and nothing from other domains.

@@ -101,18 +101,7 @@ extension ReferenceKVStore: KVStoring {
     }
 
     func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
-        let value = try key.resolvingMigrations(in: self) { plain in
-            guard let entry = load(plain.key, as: T.self), let data = entry.data else { return nil }
-            if mutant == .readsOnlyTheWrittenType, entry.type != "\(T.self)" { return nil }
-            do {
-                let value = try JSONCodec.decode(T.self, from: data)
-                if mutant == .readsStoredNilAsMissing, data == Data("null".utf8) { return nil }
-                return value
-            } catch {
-                if mutant == .readsUndecodableValuesAsNil { return nil }
-                throw KVStoreError.decodingFailed(key: plain.key, underlying: "\(error)")
-            }
-        }
+        let value = try ReferenceReads(store: self).value(for: key)
         if mutant == .migrationWritesBackOnRead, let value, load(key.key, as: T.self) == nil {
             try set(key, value: value)
         }
@@ -171,5 +160,30 @@ extension ReferenceKVStore: KVStoring {
             entries.map { mutant == .listsKeysAsGiven ? $0.spelling : FileNameEncoding.canonicalForm(of: $0.spelling) }
         )
         return mutant == .listsKeysUnsorted ? Array(names) : names.sorted()
+    }
+}
+
+/// The reference store's reads of one name, under the package's one migration policy.
+private struct ReferenceReads: KVValueSource {
+    let store: ReferenceKVStore
+
+    func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T? {
+        try store.plainValue(of: T.self, named: name)
+    }
+}
+
+extension ReferenceKVStore {
+    /// The value stored under `name` as a `T`, without migrations, with the mutant's bug in it.
+    fileprivate func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T? {
+        guard let entry = load(name, as: T.self), let data = entry.data else { return nil }
+        if mutant == .readsOnlyTheWrittenType, entry.type != "\(T.self)" { return nil }
+        do {
+            let value = try JSONCodec.decode(T.self, from: data)
+            if mutant == .readsStoredNilAsMissing, data == Data("null".utf8) { return nil }
+            return value
+        } catch {
+            if mutant == .readsUndecodableValuesAsNil { return nil }
+            throw KVStoreError.decodingFailed(key: name, underlying: "\(error)")
+        }
     }
 }

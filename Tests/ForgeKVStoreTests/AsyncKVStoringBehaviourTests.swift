@@ -7,8 +7,8 @@ import Testing
 /// wherever the store has them.
 @Suite("AsyncKVStoring behaviour")
 struct AsyncKVStoringBehaviourTests {
-    @Test(arguments: KVBackend.allCases, AsyncKVStoringConformance.checks)
-    func everyStoreBehavesAlike(backend: KVBackend, check: AsyncKVStoringConformance.Check) async throws {
+    @Test(arguments: KVStoreKind.allCases, AsyncKVStoringConformance.checks)
+    func everyStoreBehavesAlike(backend: KVStoreKind, check: AsyncKVStoringConformance.Check) async throws {
         try await backend.withAsyncSubject { subject in
             try await check.run(on: subject)
         }

@@ -4,8 +4,8 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// Each shipped store reports the values its `get` read as nil because they did not decode, to the handler an app
-/// gives it, and to nobody when it was given none.
+/// Every store, wrapped by `reportingDecodingFailures(to:)`, reports the values its `get` read as nil because they did
+/// not decode to the handler; the store itself tells nobody.
 struct KVDecodingFailureReportTests {
     typealias Handler = @Sendable (KVDecodingFailure) -> Void
 
@@ -18,27 +18,39 @@ struct KVDecodingFailureReportTests {
         var handler: Handler { { failure in self.failures.withLock { $0.append(failure) } } }
     }
 
-    /// A store of each kind that reports, and the call that gives it a handler.
+    /// A store of each kind, and the same store reporting to a handler.
     enum Reporter: String, CaseIterable, CustomTestStringConvertible {
-        case memory, disk, defaults, reactiveOverDisk
+        case memory, disk, defaults, reactiveOverDisk, reportingUnderReactive
 
         var testDescription: String { rawValue }
 
-        func withStore(_ body: (any KVStoring, _ report: (Handler?) -> Void) async throws -> Void) async throws {
+        /// Runs `body` with a fresh store, the same store wrapped by `reportingDecodingFailures(to:)`, and what that
+        /// wrapper's handler received.
+        func withStore(_ body: (any KVStoring, _ reporting: any KVStoring, Received) async throws -> Void) async throws
+        {
+            let received = Received()
             switch self {
             case .memory:
                 let store = InMemoryKVStore()
-                try await body(store) { store.reportDecodingFailures(to: $0) }
-            case .disk, .reactiveOverDisk:
+                try await body(store, store.reportingDecodingFailures(to: received.handler), received)
+            case .disk, .reactiveOverDisk, .reportingUnderReactive:
                 try await withTemporaryFolder { folder in
                     let disk = DiskKVStore(directory: .custom(folder), namespace: "reports")
-                    try await body(self == .disk ? disk : ReactiveKVStore(disk)) { disk.reportDecodingFailures(to: $0) }
+                    switch self {
+                    case .disk: try await body(disk, disk.reportingDecodingFailures(to: received.handler), received)
+                    case .reactiveOverDisk:
+                        let reactive = ReactiveKVStore(disk)
+                        try await body(reactive, reactive.reportingDecodingFailures(to: received.handler), received)
+                    default:
+                        let reporting = disk.reportingDecodingFailures(to: received.handler)
+                        try await body(disk, ReactiveKVStore(reporting), received)
+                    }
                 }
             case .defaults:
                 let suite = "forge.tests.reports.\(UUID().uuidString)"
                 defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
                 let store = UserDefaultsKVStore(suiteName: suite)
-                try await body(store) { store.reportDecodingFailures(to: $0) }
+                try await body(store, store.reportingDecodingFailures(to: received.handler), received)
             }
         }
     }
@@ -50,9 +62,7 @@ struct KVDecodingFailureReportTests {
 
     @Test(arguments: Reporter.allCases)
     func aGetThatReadsAnUndecodableValueAsNilReportsTheKeyTypeAndError(reporter: Reporter) async throws {
-        try await reporter.withStore { store, report in
-            let received = Received()
-            report(received.handler)
+        try await reporter.withStore { _, store, received in
             try store.set(KVKey<String>("settings"), value: "dark")
 
             #expect(store.get(KVKey<Settings>("settings")) == nil)
@@ -72,9 +82,7 @@ struct KVDecodingFailureReportTests {
 
     @Test(arguments: Reporter.allCases)
     func missingValuesAndValuesThatDecodeAreNotReported(reporter: Reporter) async throws {
-        try await reporter.withStore { store, report in
-            let received = Received()
-            report(received.handler)
+        try await reporter.withStore { _, store, received in
             try store.set(KVKey<Int>("count"), value: 3)
 
             #expect(store.get(KVKey<Int>("count")) == 3)
@@ -85,9 +93,7 @@ struct KVDecodingFailureReportTests {
 
     @Test(arguments: Reporter.allCases)
     func aMigratedReadIsNotReportedAndAFailedMigrationNamesTheKeyRead(reporter: Reporter) async throws {
-        try await reporter.withStore { store, report in
-            let received = Received()
-            report(received.handler)
+        try await reporter.withStore { _, store, received in
             try store.set(KVKey<String>("theme"), value: "dark")
             let migrated = KVKey<Settings>(
                 "settings",
@@ -104,25 +110,29 @@ struct KVDecodingFailureReportTests {
     }
 
     @Test(arguments: Reporter.allCases)
-    func nobodyIsToldUntilAHandlerIsGivenAndAfterItIsTakenAway(reporter: Reporter) async throws {
-        try await reporter.withStore { store, report in
-            let received = Received()
-            try store.set(KVKey<String>("flag"), value: "yes")
+    func theStoreItselfTellsNobodyAndTheWrapperTellsItsHandler(reporter: Reporter) async throws {
+        try await reporter.withStore { plain, reporting, received in
+            try plain.set(KVKey<String>("flag"), value: "yes")
 
-            #expect(store.get(KVKey<Bool>("flag")) == nil)
-            report(received.handler)
-            #expect(store.get(KVKey<Bool>("flag")) == nil)
-            report(nil)
-            #expect(store.get(KVKey<Bool>("flag")) == nil)
-            #expect(received.all.count == 1)
+            #expect(plain.get(KVKey<Bool>("flag")) == nil)
+            #expect(received.all.isEmpty)
+            #expect(reporting.get(KVKey<Bool>("flag")) == nil)
+            #expect(received.all.map(\.key) == ["flag"])
         }
+    }
+
+    @Test func anAsyncGetThroughTheWrapperReportsAsTheSynchronousOneDoes() async throws {
+        let received = Received()
+        let store: any AsyncKVStoring = InMemoryKVStore().reportingDecodingFailures(to: received.handler)
+        try await store.set(KVKey<String>("flag"), value: "yes")
+
+        #expect(try await store.get(KVKey<Bool>("flag")) == nil)
+        #expect(received.all.map(\.expectedType) == ["Bool"])
     }
 
     @Test(arguments: Reporter.allCases)
     func valueForThrowsInsteadOfReporting(reporter: Reporter) async throws {
-        try await reporter.withStore { store, report in
-            let received = Received()
-            report(received.handler)
+        try await reporter.withStore { _, store, received in
             try store.set(KVKey<String>("flag"), value: "yes")
 
             #expect(throws: KVStoreError.self) { try store.value(for: KVKey<Bool>("flag")) }

@@ -8,8 +8,8 @@ import Testing
 /// switch of threads. Counted on an actor whose
 /// executor counts its jobs, not timed.
 struct KVStoreCallerExecutorTests {
-    @Test(arguments: KVBackend.allCases)
-    func asyncCallsRunOnTheCaller(backend: KVBackend) async throws {
+    @Test(arguments: KVStoreKind.allCases)
+    func asyncCallsRunOnTheCaller(backend: KVStoreKind) async throws {
         try await backend.withStore { store in
             let asynchronous = try #require(store as? any AsyncKVStoring)
             let key = KVKey<Int>("count")

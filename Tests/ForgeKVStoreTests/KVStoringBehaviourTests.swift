@@ -6,8 +6,8 @@ import Testing
 /// each store the package ships, with a second handle and a neighbour wherever the store has them.
 @Suite("KVStoring behaviour")
 struct KVStoringBehaviourTests {
-    @Test(arguments: KVBackend.allCases, KVStoringConformance.checks)
-    func everyStoreBehavesAlike(backend: KVBackend, check: KVStoringConformance.Check) async throws {
+    @Test(arguments: KVStoreKind.allCases, KVStoringConformance.checks)
+    func everyStoreBehavesAlike(backend: KVStoreKind, check: KVStoringConformance.Check) async throws {
         try await backend.withSubject { subject in
             try await check.run(on: subject)
         }

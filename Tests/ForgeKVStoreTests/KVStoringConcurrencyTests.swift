@@ -16,8 +16,8 @@ struct KVStoringConcurrencyTests {
         value.count == 64 && Set(value).count == 1
     }
 
-    @Test(arguments: KVBackend.allCases)
-    func mixedCallsFromManyTasksReadOnlyWholeValues(backend: KVBackend) async throws {
+    @Test(arguments: KVStoreKind.allCases)
+    func mixedCallsFromManyTasksReadOnlyWholeValues(backend: KVStoreKind) async throws {
         try await backend.withStore { store in
             let keys = (0..<6).map { KVKey<[Int]>("stress.key\($0)") }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -47,8 +47,8 @@ struct KVStoringConcurrencyTests {
         }
     }
 
-    @Test(arguments: [KVBackend.reactiveOverMemory, .reactiveOverDisk])
-    func streamsSeeWholeValuesAndEndOnTheLastWrite(backend: KVBackend) async throws {
+    @Test(arguments: [KVStoreKind.reactiveOverMemory, .reactiveOverDisk])
+    func streamsSeeWholeValuesAndEndOnTheLastWrite(backend: KVStoreKind) async throws {
         try await backend.withStore { store in
             let reactive = try #require(store as? ReactiveKVStore)
             let key = KVKey<[Int]>("stress.observed")

@@ -7,8 +7,8 @@ import Testing
 /// Generated hostile keys and namespaces, and damaged files on disk: nothing escapes, collides or traps.
 @Suite("KVStoring with hostile input")
 struct KVStoringHostileInputTests {
-    @Test(arguments: KVBackend.allCases)
-    func generatedKeysNeverCollideAndEachReadsItsOwnValue(backend: KVBackend) async throws {
+    @Test(arguments: KVStoreKind.allCases)
+    func generatedKeysNeverCollideAndEachReadsItsOwnValue(backend: KVStoreKind) async throws {
         try await backend.withStore { store in
             var generator = SeededGenerator(seed: 0xBAD_C0DE)
             // Keyed as Swift compares strings: canonically equivalent spellings are one key by design.

@@ -22,8 +22,8 @@ public final class TaskFlowSettingsService: Sendable {
     }
 
     /// How many times ``recordLaunch()`` was called since the last ``reset()``; 0 when no count is stored, and
-    /// when the stored count cannot be read (a store reports one that does not decode to the handler given to
-    /// its `reportDecodingFailures(to:)`).
+    /// when the stored count cannot be read (a store made by `reportingDecodingFailures(to:)` reports one that does
+    /// not decode to its handler).
     public var launchCount: Int {
         store.get(TaskKeys.launchCount) ?? 0
     }

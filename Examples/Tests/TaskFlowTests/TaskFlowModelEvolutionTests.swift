@@ -121,17 +121,16 @@ struct TaskFlowModelEvolutionTests {
     }
 
     @Test func getReportsAReminderThatDoesNotDecode() async throws {
-        let store = InMemoryKVStore()
-        try store.set(KVKey<String>(TaskKeys.reminder.key), value: "8am")
+        let memory = InMemoryKVStore()
+        try memory.set(KVKey<String>(TaskKeys.reminder.key), value: "8am")
 
         await confirmation { reported in
-            store.reportDecodingFailures { failure in
+            let store = memory.reportingDecodingFailures { failure in
                 #expect(failure.key == TaskKeys.reminder.key)
                 #expect(failure.expectedType == "Reminder")
                 reported()
             }
             #expect(store.get(TaskKeys.reminder) == nil)
         }
-        store.reportDecodingFailures(to: nil)
     }
 }

@@ -2,7 +2,7 @@ import ForgeKVStore
 import ForgeStorageTesting
 import Testing
 
-extension KVBackend {
+extension KVStoreKind {
     /// Runs `body` with a fresh, empty store of this kind seen through `AsyncKVStoring` (the store's own
     /// conformance), with a second handle and a neighbour where the store has them.
     func withAsyncSubject(_ body: (AsyncKVStoringConformance.Subject) async throws -> Void) async throws {

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Every ``KVStoring`` implementation the package ships, for the behaviour suite to run against.
-enum KVBackend: String, CaseIterable, CustomTestStringConvertible {
+enum KVStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
     case disk
     case defaults

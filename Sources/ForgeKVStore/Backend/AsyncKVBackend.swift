@@ -1,0 +1,46 @@
+/// The storage an asynchronous key-value store is built on (a database behind a network): named values, each held
+/// as JSON, and nothing typed.
+///
+/// The asynchronous form of ``KVBackend``, with one difference: a read asks for every name a key may be stored
+/// under at once (its own and its migrations' older names), so a store behind a network answers in one round
+/// trip. Declare ``AsyncKVStoring`` beside it and the typed API comes with it, the same policy ``KVBackend``'s
+/// stores get.
+public protocol AsyncKVBackend: Sendable {
+    /// The values stored under `names`, by name; a name that holds nothing is absent.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` naming the first of `names`.
+    func storedValues(named names: [String]) async throws -> [String: KVStoredValue]
+
+    /// Stores `value` under `name`, replacing what was stored there, atomically.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
+    func store(_ value: KVStoredValue, named name: String) async throws
+
+    /// Removes the values stored under `names`, in the order given (a key's older names come first, the key
+    /// last); succeeds for names that hold nothing.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
+    func removeValues(named names: [String]) async throws
+
+    /// Whether any of `names` holds a value. The default reads them with ``storedValues(named:)``.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    func hasValue(named names: [String]) async throws -> Bool
+
+    /// The names that hold a value, in any order.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    func storedNames() async throws -> [String]
+
+    /// Removes every value this store holds, and nothing it does not.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
+    func removeAll() async throws
+}
+
+extension AsyncKVBackend {
+    /// Whether ``storedValues(named:)`` finds a value under any of `names`.
+    public func hasValue(named names: [String]) async throws -> Bool {
+        try await !storedValues(named: names).isEmpty
+    }
+}

@@ -1,0 +1,61 @@
+/// The storage a key-value store is built on: named values, each held as JSON, and nothing typed.
+///
+/// Implement these six requirements, declare ``KVStoring`` beside this protocol, and the typed API comes with
+/// them, written once for every store: keys, the JSON codec, migrations, ``KVStoring/value(for:)``, `get`'s nil
+/// for a value that does not decode, `contains` and `remove` over a key's older names, and sorted, canonical
+/// ``KVStoring/keys()``:
+///
+/// ```swift
+/// final class DictionaryStore: KVStoring, KVBackend {
+///     private let values = Mutex<[String: KVStoredValue]>([:])
+///
+///     func storedValue(named name: String) -> KVStoredValue? { values.withLock { $0[name] } }
+///     func store(_ value: KVStoredValue, named name: String) { values.withLock { $0[name] = value } }
+///     func removeValue(named name: String) { values.withLock { _ = $0.removeValue(forKey: name) } }
+///     func storedNames() -> [String] { values.withLock { Array($0.keys) } }
+///     func removeAll() { values.withLock { $0.removeAll() } }
+/// }
+/// ```
+///
+/// Names are the strings of ``KVKey``s and of the older names their migrations read. Two names that Swift finds
+/// equal (the NFC and NFD spellings of one string) are one name: a store that keeps names as bytes keeps them in
+/// one normal form. A requirement that fails throws a ``KVStoreError`` naming the key, and leaves what was stored before as
+/// it was; the typed API passes on what a requirement throws as it is.
+public protocol KVBackend: Sendable {
+    /// The value stored under `name`, or nil when nothing is.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the storage cannot be read.
+    func storedValue(named name: String) throws -> KVStoredValue?
+
+    /// Stores `value` under `name`, replacing what was stored there, atomically: a reader finds the old value or
+    /// the new one, whole.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
+    func store(_ value: KVStoredValue, named name: String) throws
+
+    /// Removes the value stored under `name`; succeeds when there is none.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
+    func removeValue(named name: String) throws
+
+    /// Whether a value is stored under `name`. The default reads it with ``storedValue(named:)``; implement it when
+    /// a store can tell without reading (a `stat`).
+    func hasValue(named name: String) -> Bool
+
+    /// The names that hold a value, in any order.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    func storedNames() throws -> [String]
+
+    /// Removes every value this store holds, and nothing it does not (another namespace's, another suite's).
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
+    func removeAll() throws
+}
+
+extension KVBackend {
+    /// Whether ``storedValue(named:)`` finds a value under `name`; false when it throws.
+    public func hasValue(named name: String) -> Bool {
+        (try? storedValue(named: name)) != nil
+    }
+}

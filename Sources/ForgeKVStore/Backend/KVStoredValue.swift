@@ -1,0 +1,139 @@
+public import Foundation
+internal import ForgeCore
+
+/// One value as a key-value store holds it: its JSON, as ``DiskKVStore`` writes it to a file.
+///
+/// A ``KVBackend`` keeps what it is given under a name and gives it back; the typed API encodes and decodes. A
+/// store that keeps values in memory may keep the value itself beside its JSON, so that a read with the type that
+/// wrote it needs no decoding (``InMemoryKVStore`` does).
+public struct KVStoredValue: Sendable {
+    /// How the value is held.
+    enum Form: Sendable {
+        /// JSON, as a store read it.
+        case json(Data)
+        /// A JSON object whose `value` member is the value (``DiskKVStore``'s files of keys too long for a name).
+        case wrapped(Data)
+        /// A value with its JSON: `value` as the typed API wrote it, or as a store decoded it from `json`.
+        case typed(TypedValue)
+        /// What a `UserDefaults` suite holds: a property-list value.
+        case propertyList(PropertyListObject)
+    }
+
+    let form: Form
+
+    /// A value held as `json`.
+    public init(json: Data) {
+        self.form = .json(json)
+    }
+
+    init(_ form: Form) {
+        self.form = form
+    }
+
+    /// The value's JSON, as ``DiskKVStore`` stores it; empty (so that no type decodes it) for a value a
+    /// `UserDefaults` suite holds that JSON cannot express.
+    public var json: Data {
+        switch form {
+        case .json(let data): data
+        case .wrapped(let data): Self.member("value", of: data) ?? Data()
+        case .typed(let typed): typed.json
+        case .propertyList(let object):
+            // Through `StoredJSON`, which holds any JSON value as `UserDefaults` gave it.
+            (try? DefaultsValueCoding.decode(StoredJSON.self, from: object.value, key: ""))
+                .flatMap {
+                    try? JSONCodec.encode($0)
+                } ?? Data()
+        }
+    }
+}
+
+extension KVStoredValue {
+    /// A value of the type a key holds, with its JSON.
+    struct TypedValue: Sendable {
+        /// The value; nil when only its JSON is kept.
+        let value: (any Sendable)?
+        /// The type of the key that wrote it (not the value's dynamic type: a subclass instance reads as the class the
+        /// key declares).
+        let type: any (Codable & Sendable).Type
+        /// The value's JSON.
+        let json: Data
+    }
+
+    /// A property-list value read from `UserDefaults`.
+    ///
+    /// Safe to share: a property-list value is an immutable Foundation value (a string, a number, a date, data, or an
+    /// array or dictionary of them) that `UserDefaults` hands out as a copy.
+    struct PropertyListObject: @unchecked Sendable {
+        let value: Any
+    }
+
+    /// Encodes `value` as the typed API stores it.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key` when the value cannot be encoded.
+    init<T: Codable & Sendable>(encoding value: T, key: String) throws(KVStoreError) {
+        do {
+            self.form = .typed(TypedValue(value: value, type: T.self, json: try JSONCodec.encode(value)))
+        } catch {
+            throw KVStoreError.encodingFailed(key: key, underlying: String(describing: error))
+        }
+    }
+
+    /// The value as `T`, decoded from its JSON unless it is held as a `T` already.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` naming `name`.
+    func decode<T: Decodable>(_ type: T.Type, name: String) throws(KVStoreError) -> T {
+        do {
+            switch form {
+            case .json(let data):
+                return try JSONCodec.decode(T.self, from: data)
+            case .wrapped(let data):
+                return try JSONCodec.decode(WrappedValue<T>.self, from: data).value
+            case .typed(let typed):
+                // `value` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.
+                if typed.type == T.self, let value = typed.value, let same = value as? T { return same }
+                return try JSONCodec.decode(T.self, from: typed.json)
+            case .propertyList(let object):
+                return try DefaultsValueCoding.decode(T.self, from: object.value, key: name)
+            }
+        } catch let error as KVStoreError {
+            throw error
+        } catch {
+            throw KVStoreError.decodingFailed(key: name, underlying: String(describing: error))
+        }
+    }
+
+    /// The value as a store that keeps values in memory keeps it: decoded again from its JSON as the key's type (so
+    /// that a read returns what a read from disk would), or its JSON alone when it holds a class instance, whose every
+    /// read must decode new instances.
+    var decodedFromJSON: KVStoredValue {
+        guard case .typed(let typed) = form else { return self }
+        let decoded = (try? JSONCodec.decode(typed.type, from: typed.json))
+            .flatMap {
+                Self.holdsClassInstance($0) ? nil : $0
+            }
+        return KVStoredValue(.typed(TypedValue(value: decoded, type: typed.type, json: typed.json)))
+    }
+
+    /// The JSON of the member `name` of the JSON object `data`, with sorted keys and unescaped slashes as the stores
+    /// write JSON.
+    private static func member(_ name: String, of data: Data) -> Data? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let member = object[name]
+        else { return nil }
+        return try? JSONSerialization.data(
+            withJSONObject: member,
+            options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
+        )
+    }
+
+    /// Whether `value` is, or holds anywhere inside (an optional, a collection, a property), a class instance.
+    private static func holdsClassInstance(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .class { return true }
+        return mirror.children.contains { holdsClassInstance($0.value) }
+    }
+}
+
+/// A JSON object whose `value` member is a stored value, beside other members the store needs (a key's name).
+struct WrappedValue<Value: Decodable>: Decodable {
+    var value: Value
+}
