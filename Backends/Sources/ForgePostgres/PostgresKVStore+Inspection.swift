@@ -11,8 +11,7 @@ extension PostgresKVStore {
     ///
     /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
     public func rawJSON(forKey key: String) async throws -> Data? {
-        let stored = try await storedValues(of: KVKey<Data>(key))
-        return stored.texts[StoredText.stored(key)].map { Data($0.utf8) }
+        try await storedValues(named: [key])[key]?.json
     }
 
     /// The namespaces that hold a value in `tableName`, each as a store's ``namespace``, sorted.

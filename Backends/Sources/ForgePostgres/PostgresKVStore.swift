@@ -112,72 +112,67 @@ public struct PostgresKVStore: Sendable {
     }
 }
 
-extension PostgresKVStore: AsyncKVStreaming {
-    /// Returns the value stored for `key` or migrated from an older name, or nil when nothing is stored or it does
-    /// not decode as `T`.
+extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
+    /// The values stored under `names`, fetched in one statement, so that a key and the older names its migrations
+    /// read are one consistent snapshot of the table.
     ///
-    /// - Throws: `KVStoreError/readFailed(key:underlying:)` when the server cannot be read.
-    public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
-        do {
-            return try await value(for: key)
-        } catch KVStoreError.decodingFailed {
-            return nil
+    /// - Throws: `KVStoreError/readFailed(key:underlying:)` naming the first name.
+    public func storedValues(named names: [String]) async throws -> [String: KVStoredValue] {
+        var requested: [String: String] = [:]
+        for name in names { requested[StoredText.stored(name)] = name }
+        let stored = Array(requested.keys)
+        let texts = try await perform(.read(names.first ?? "")) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT key, value::text FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
+                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(stored)::text[]) AS name
+                ))
+                """
+            var texts: [String: String] = [:]
+            for try await (name, text) in try await connection.query(query, logger: ConnectionLease.logger)
+                .decode((String, String).self)
+            {
+                texts[name] = text
+            }
+            return texts
         }
+        var values: [String: KVStoredValue] = [:]
+        for (storedName, text) in texts {
+            guard let name = requested[storedName] else { continue }
+            values[name] = KVStoredValue(json: Data(text.utf8))
+        }
+        return values
     }
 
-    /// Returns the value stored for `key`, read as a `T` or migrated from an older name; nil when nothing is stored.
+    /// Stores `value` under `name`: inserts its row or replaces its value, in one statement.
     ///
-    /// - Throws: `KVStoreError/decodingFailed(key:underlying:)` when what is stored does not decode
-    ///   and no migration reads it, or `KVStoreError/readFailed(key:underlying:)`.
-    public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
-        let stored = try await storedValues(of: key)
-        return try stored.value(for: key)
-    }
-
-    /// Stores `value` for `key`: inserts its row or replaces its value, in one statement.
-    ///
-    /// - Throws: `KVStoreError/encodingFailed(key:underlying:)` or
-    ///   `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept either way.
-    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws {
-        let json: String
-        do {
-            json = try JSONValueCoding.encode(value)
-        } catch {
-            throw KVStoreError.encodingFailed(key: key.key, underlying: String(describing: error))
-        }
-        let name = StoredText.stored(key.key)
-        try await perform(.write(key.key)) { [self] connection in
+    /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept.
+    public func store(_ value: KVStoredValue, named name: String) async throws {
+        let json = String(decoding: value.json, as: UTF8.self)
+        let storedName = StoredText.stored(name)
+        try await perform(.write(name)) { [self] connection in
             let query: PostgresQuery = """
                 INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value) \
-                VALUES (\(storedNamespace), \(name), \(json)::json) \
+                VALUES (\(storedNamespace), \(storedName), \(json)::json) \
                 ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
                 """
             _ = try await connection.query(query, logger: ConnectionLease.logger)
         }
     }
 
-    /// Removes the value stored for `key` and those under the older names its migrations read.
+    /// Removes the values stored under `names` (a key's and its older names), in one statement, so a remove cut short
+    /// removes none. Succeeds when nothing is stored.
     ///
-    /// One statement removes them all, so a remove cut short removes none. Succeeds when nothing is stored.
-    ///
-    /// - Throws: `KVStoreError/removeFailed(key:underlying:)`.
-    public func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws {
-        let names = key.storedNames.map(StoredText.stored)
-        try await perform(.remove(key.key)) { [self] connection in
+    /// - Throws: `KVStoreError/removeFailed(key:underlying:)` naming the last name, the key's own.
+    public func removeValues(named names: [String]) async throws {
+        let stored = names.map(StoredText.stored)
+        try await perform(.remove(names.last ?? "")) { [self] connection in
             let query: PostgresQuery = """
                 DELETE FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
-                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
+                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(stored)::text[]) AS name
                 ))
                 """
             _ = try await connection.query(query, logger: ConnectionLease.logger)
         }
-    }
-
-    /// Returns true when a value is stored for `key`, or under an older name its migrations read.
-    ///
-    /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
-    public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
-        try await !storedValues(of: key).texts.isEmpty
     }
 
     /// Removes every value of this store's namespace, in one statement; other namespaces are untouched.
@@ -190,10 +185,11 @@ extension PostgresKVStore: AsyncKVStreaming {
         }
     }
 
-    /// The keys that hold a value in this namespace, in canonical (NFC) form, sorted as Swift sorts strings.
+    /// The names that hold a value in this namespace, in canonical (NFC) form: rows written by other SQL may hold a
+    /// key in another form.
     ///
     /// - Throws: `KVStoreError/listFailed(underlying:)`.
-    public func keys() async throws -> [String] {
+    public func storedNames() async throws -> [String] {
         let names = try await perform(.list) { [self] connection in
             let query: PostgresQuery = "SELECT key FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace)"
             var names: [String] = []
@@ -203,8 +199,7 @@ extension PostgresKVStore: AsyncKVStreaming {
             }
             return names
         }
-        // Rows written by other SQL may hold a key in another form.
-        return Set(names.map(StoredText.text(fromStored:))).sorted()
+        return names.map(StoredText.text(fromStored:))
     }
 }
 
@@ -214,26 +209,6 @@ extension PostgresKVStore {
 
     /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
     var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
-
-    /// The JSON stored under every name `key` may be stored under, fetched in one statement.
-    func storedValues<T>(of key: KVKey<T>) async throws -> StoredValues {
-        let names = key.storedNames.map(StoredText.stored)
-        let texts = try await perform(.read(key.key)) { [self] connection in
-            let query: PostgresQuery = """
-                SELECT key, value::text FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
-                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(names)::text[]) AS name
-                ))
-                """
-            var texts: [String: String] = [:]
-            for try await (name, text) in try await connection.query(query, logger: ConnectionLease.logger)
-                .decode((String, String).self)
-            {
-                texts[name] = text
-            }
-            return texts
-        }
-        return StoredValues(texts: texts)
-    }
 
     /// Prepares the table, then runs `body` on a connection; any failure is thrown as `operation`'s error.
     func perform<Result: Sendable>(
