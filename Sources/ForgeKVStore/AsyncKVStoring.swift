@@ -21,6 +21,11 @@
 /// that can fail to reach its storage (a dropped connection) throws from ``get(_:)`` and ``contains(_:)`` too,
 /// with ``KVStoreError/readFailed(key:underlying:)``, rather than answer nil or false for a value it could not
 /// read. ``get(_:)`` still reads a value that does not decode as nil.
+///
+/// Streams are ``AsyncKVStreaming``: `PostgresKVStore` has them, and any store gains them wrapped in a
+/// ``ReactiveKVStore`` (`ReactiveKVStore(DiskKVStore(namespace: "settings"))`), which also sees changes made by other
+/// handles and processes where its store can watch for them. A store of your own is written on ``AsyncKVBackend``
+/// (or ``KVBackend``), and gets every requirement here from the library.
 public protocol AsyncKVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
     ///
