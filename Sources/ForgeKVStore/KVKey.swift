@@ -26,19 +26,22 @@ public struct KVKey<Value: Codable & Sendable>: Sendable {
     /// nothing, or something that does not decode as a `Value`.
     public let migrations: [KVMigration<Value>]
 
+    /// The key names a value of this key may be stored under: `key`, then the older names its migrations read.
+    ///
+    /// For stores: the names `contains` and `remove` go over, and those a stream watches.
+    public let storedNames: [String]
+
     /// Creates a key that stores a `Value` under `key`.
     ///
     /// Any string is a valid key: disk stores turn it into a safe file name.
     public init(_ key: String) {
-        self.key = key
-        self.migrations = []
+        self.init(key, migrations: [])
     }
 
     /// Creates a key that stores a `Value` under `key`, and reads what older versions stored through
     /// `migrations`, tried in order.
     public init(_ key: String, migrations: KVMigration<Value>...) {
-        self.key = key
-        self.migrations = migrations
+        self.init(key, migrations: migrations)
     }
 
     /// The key without its migrations: what a store reads and writes under `key` alone.
@@ -50,7 +53,15 @@ public struct KVKey<Value: Codable & Sendable>: Sendable {
     init(_ key: String, migrations: [KVMigration<Value>]) {
         self.key = key
         self.migrations = migrations
+        var names = [key]
+        for name in migrations.compactMap(\.oldKey) where !names.contains(name) { names.append(name) }
+        self.storedNames = names
+        self.hasMigrations = !migrations.isEmpty
     }
+
+    /// Whether the key has migrations; kept beside them so that a read of a key without any checks a `Bool`, not a
+    /// generic array (`kv.memory.get` in Benchmarks).
+    let hasMigrations: Bool
 
     /// Whether `other` reads what this key reads, as this key reads it: the same name, and the same migrations
     /// (copies of the same ones, in the same order).
@@ -59,12 +70,6 @@ public struct KVKey<Value: Codable & Sendable>: Sendable {
             && zip(migrations, other.migrations).allSatisfy { $0.identity === $1.identity }
     }
 
-    /// The key names a value of this key may be stored under: `key`, then the older names its migrations read.
-    public var storedNames: [String] {
-        var names = [key]
-        for name in migrations.compactMap(\.oldKey) where !names.contains(name) { names.append(name) }
-        return names
-    }
 }
 
 extension KVKey: Equatable, Hashable {

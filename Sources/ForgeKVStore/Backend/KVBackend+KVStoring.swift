@@ -16,7 +16,7 @@ extension KVStoring where Self: KVBackend {
     public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
         // A key without migrations is its one plain read, which is what the migration policy returns for it; the
         // shortcut keeps an in-memory `get` within 3x of a locked dictionary's (`kv.memory.get` in Benchmarks).
-        guard key.migrations.isEmpty else { return try BackendValues(backend: self).value(for: key) }
+        guard !key.hasMigrations else { return try BackendValues(backend: self).value(for: key) }
         return try storedValue(named: key.key)?.decode(T.self, name: key.key)
     }
 
