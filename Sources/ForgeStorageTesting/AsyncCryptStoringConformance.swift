@@ -190,10 +190,14 @@ extension AsyncCryptStoringConformance {
         #expect(try await !store.contains(SuiteKeys.refresh))
     }
 
+    /// Every hostile key name is among the secrets (spaces, "/", ":", NUL, NFC and NFD spellings, emoji, very long
+    /// names, dot-names): kills a `deleteAll` that leaves names a store built on files skips as hidden or takes for its
+    /// own, or that deletes only names made of letters, digits, ".", "_" and "-".
     private static func deleteAllClearsEverySecret(_ subject: Subject) async throws {
         let store = subject.store
-        // Names a store built on files might take for its own, or skip as hidden.
-        let names = [SuiteKeys.token.key, ".hidden", ".", "..", "", "..data", ".secret", "vault.json"]
+        // Names a store built on files might take for its own, or skip as hidden, and every hostile name.
+        let names =
+            [SuiteKeys.token.key, ".hidden", ".", "..", "", "..data", ".secret", "vault.json"] + cryptHostileKeyNames
         for name in names {
             try await store.set("secret", for: CryptKey<String>(key: name))
         }
@@ -202,20 +206,19 @@ extension AsyncCryptStoringConformance {
         try await store.deleteAll()
         try await store.deleteAll()
 
-        for name in names {
-            #expect(try await store.get(CryptKey<String>(key: name)) == nil, "key \(name.debugDescription)")
-            #expect(try await !store.contains(CryptKey<String>(key: name)), "key \(name.debugDescription)")
-        }
+        try await expectNone(of: names, in: store, "the store")
         #expect(try await store.get(SuiteKeys.blob) == nil)
-        #expect(try await store.keys() == [])
         try await store.set("usable again", for: SuiteKeys.token)
         #expect(try await store.get(SuiteKeys.token) == "usable again")
     }
 
+    /// Both stores hold every hostile key name: the store's `deleteAll` deletes all of its own, and the neighbour
+    /// keeps all of its.
     private static func aNeighbouringStoreKeepsItsSecrets(_ subject: Subject) async throws {
         let store = subject.store
         let neighbour = try #require(subject.neighbour)
         let hidden = CryptKey<String>(key: ".hidden")
+        try await setEveryHostileName(to: "neighbour's hostile", in: neighbour)
         try await neighbour.set("neighbour's", for: SuiteKeys.token)
         try await neighbour.set("neighbour's only", for: SuiteKeys.refresh)
         try await neighbour.set("neighbour's hidden", for: hidden)
@@ -236,12 +239,22 @@ extension AsyncCryptStoringConformance {
         )
 
         try await store.set("mine again", for: SuiteKeys.token)
+        try await setEveryHostileName(to: "mine", in: store)
         try await store.deleteAll()
-        #expect(try await store.keys() == [])
-        #expect(try await neighbour.keys() == [hidden.key, SuiteKeys.token.key, SuiteKeys.refresh.key])
+        try await expectNone(of: cryptHostileKeyNames + [SuiteKeys.token.key], in: store, "the store")
+        try await expectListsEveryHostileName(
+            in: neighbour,
+            and: [hidden.key, SuiteKeys.token.key, SuiteKeys.refresh.key]
+        )
         #expect(try await neighbour.get(SuiteKeys.token) == "neighbour's", "deleteAll leaves the neighbour's secrets")
         #expect(try await neighbour.get(SuiteKeys.refresh) == "neighbour's only")
         #expect(try await neighbour.get(hidden) == "neighbour's hidden")
+        for name in cryptHostileKeyNames where name != hidden.key {
+            #expect(
+                try await neighbour.get(CryptKey<String>(key: name)) == "neighbour's hostile",
+                "deleteAll leaves the neighbour's key \(name.prefix(40).debugDescription)"
+            )
+        }
     }
 
     private static func canonicallyEquivalentKeyNamesAreOneKey(_ subject: Subject) async throws {
@@ -350,9 +363,12 @@ extension AsyncCryptStoringConformance {
         try await first.delete(SuiteKeys.token)
         #expect(try await second.get(SuiteKeys.token) == nil, "a handle sees another handle's delete")
         #expect(try await !second.contains(SuiteKeys.token))
+        try await setEveryHostileName(to: "secret", in: first)
         try await second.deleteAll()
         #expect(try await first.get(SuiteKeys.refresh) == nil, "a handle sees another handle's deleteAll")
         #expect(try await !first.contains(SuiteKeys.refresh))
+        try await expectNone(of: cryptHostileKeyNames, in: first, "the first handle")
+        try await expectNone(of: cryptHostileKeyNames, in: second, "the second handle")
     }
 }
 

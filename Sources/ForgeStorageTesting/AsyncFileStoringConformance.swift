@@ -278,13 +278,16 @@ extension AsyncFileStoringConformance {
         #expect(try await store.totalSize() == 40)
     }
 
+    /// Every hostile path is among the files (spaces, colons, emoji, NFD, names of 255 bytes, dot-names, in folders
+    /// and at the top): kills a `deleteAll` that leaves the files a careless store finds hard to name.
     private static func deleteAllClearsEverythingAndTheStoreStaysUsable(_ store: any AsyncFileStoring) async throws {
         try await store.save(Data("a".utf8), to: "file1.txt")
         try await store.save(Data("b".utf8), to: "deep/er/file2.txt")
+        try await save(hostileFiles(of: "store"), in: store)
         try await store.deleteAll()
-        #expect(try await store.totalSize() == 0)
-        #expect(try await store.list(in: "").isEmpty)
         #expect(try await !store.exists("file1.txt"))
+        #expect(try await !store.exists("deep/er/file2.txt"))
+        try await expectNoHostileFile(in: store, "the store")
         try await store.deleteAll()
         try await store.save(Data("c".utf8), to: "again.txt")
         #expect(try await store.list(in: "") == ["again.txt"])
@@ -345,10 +348,7 @@ extension AsyncFileStoringConformance {
     }
 
     private static func unusualButValidNamesWork(_ store: any AsyncFileStoring) async throws {
-        let names = [
-            ".hidden", "with space.txt", "emoji-📄.txt", "back\\slash", "...",
-            String(repeating: "n", count: 255), String(repeating: "📄", count: 63),
-        ]
+        let names = unusualFileNames
         for name in names {
             try await store.save(Data(name.utf8), to: "names/\(name)")
         }

@@ -22,3 +22,15 @@ let collidingCryptKeyNames: [String] = [
     // Long names that differ only at the end.
     String(repeating: "k", count: 1_000) + "1", String(repeating: "k", count: 1_000) + "2",
 ]
+
+/// Every hostile key name the ``CryptStoringConformance`` checks store: the shared hostile keys, the colliding names,
+/// a name in both its NFC and NFD spellings ("café", one key) and one in NFD only ("clé", listed in NFC), names a
+/// store built on files might take for its own, and a name of 10,000 characters.
+///
+/// The checks of `keys()` and of `deleteAll` store them all, so that a store which lists, or deletes, only names it
+/// finds tame (letters, digits, `.`, `_` and `-`) fails them.
+let cryptHostileKeyNames: [String] =
+    hostileKeys + collidingCryptKeyNames + [
+        "caf\u{E9}", "cafe\u{301}", "cle\u{301}", "a/b/../c", "dots...", ".secret", "vault.json",
+        String(repeating: "long-", count: 2_000),
+    ]

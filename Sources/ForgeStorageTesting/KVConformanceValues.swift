@@ -25,3 +25,7 @@ let longHostileKeys: [String] =
 
 /// The hostile keys the ``KVStoringConformance`` checks store: the shared ones and the long pairs.
 let kvHostileKeys: [String] = hostileKeys + longHostileKeys
+
+/// The hostile keys and a key given in NFD (which is listed in NFC): what the checks of `keys()` and of `removeAll`
+/// store, so that a store which lists, or clears, only keys it finds tame fails them.
+let kvHostileSpellings: [String] = kvHostileKeys + ["e\u{301}clair"]

@@ -63,6 +63,8 @@ enum CryptMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case swallowsEncodingErrors
     /// deleteAll leaves names starting with ".".
     case deleteAllLeavesHiddenNames
+    /// deleteAll removes only the names made of ASCII letters, digits, ".", "_" and "-", and leaves the others.
+    case deleteAllRemovesOnlyPlainNames
 
     var testDescription: String { rawValue }
 

@@ -143,6 +143,7 @@ extension CryptReferenceStore: CryptStoring {
         switch mutant {
         case .deleteAllClearsNeighbours: backing.namespaces.withLock { $0.removeAll() }
         case .deleteAllLeavesHiddenNames: withItems { $0 = $0.filter { $0.key.hasPrefix(".") } }
+        case .deleteAllRemovesOnlyPlainNames: withItems { $0 = $0.filter { !PlainName.isPlain($0.key) } }
         default: withItems { $0.removeAll() }
         }
     }

@@ -24,6 +24,10 @@ enum FileMutant: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// `deleteAll` leaves the files whose name starts with a dot. Killed by "names that start with a dot are
     /// listed, counted and deleted like any other".
     case deleteAllLeavesDotFiles
+    /// `deleteAll` leaves the files whose path holds a space, a `:` or a character outside ASCII, as a store that
+    /// deletes what a pattern of plain names matches. Killed by "deleteAll clears everything and the store stays
+    /// usable", which saves the names the other checks use.
+    case deleteAllLeavesUnusualNames
     /// `totalSize` does not count the files whose name starts with a dot. Killed by the dot-name check.
     case totalSizeSkipsDotFiles
     /// `list` hides the entries whose name starts with a dot. Killed by the dot-name check.

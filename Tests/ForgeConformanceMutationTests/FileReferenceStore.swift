@@ -114,6 +114,12 @@ extension FileReferenceStore {
     private static func isDotName(_ path: String) -> Bool {
         names(of: path).last?.hasPrefix(".") == true
     }
+
+    /// Whether `path` holds a space, a `:` or a character outside ASCII: what ``FileMutant/deleteAllLeavesUnusualNames``
+    /// leaves.
+    private static func isUnusual(_ path: String) -> Bool {
+        path.unicodeScalars.contains { $0 == " " || $0 == ":" || !$0.isASCII }
+    }
 }
 
 // MARK: - FileStoring
@@ -248,6 +254,9 @@ extension FileReferenceStore {
             case .deleteAllClearsTheBacking: namespaces = [:]
             case .deleteAllLeavesDotFiles:
                 let kept = namespaces[namespace]?.files.filter { Self.isDotName($0.value.path) } ?? [:]
+                namespaces[namespace] = FileBacking.Namespace(files: kept)
+            case .deleteAllLeavesUnusualNames:
+                let kept = namespaces[namespace]?.files.filter { Self.isUnusual($0.value.path) } ?? [:]
                 namespaces[namespace] = FileBacking.Namespace(files: kept)
             default: namespaces[namespace] = nil
             }

@@ -15,6 +15,10 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case readsNeighbours
     /// `removeAll` leaves keys that start with ".", as a store that lists a folder without its dot-files.
     case removeAllSkipsHiddenKeys
+    /// `removeAll` removes only the keys made of ASCII letters, digits, `.`, `_` and `-`, as a store that lists its
+    /// folder and decodes only the file names it did not have to escape: a key with a space, a `/`, a `:`, a NUL or
+    /// a letter outside ASCII outlives it.
+    case removeAllRemovesOnlyPlainKeys
     /// Keys are cut to their first 255 characters: long keys that differ only at the end are one key.
     case truncatesLongKeys
     /// A value per key name and type: `KVKey<Int>("x")` and `KVKey<String>("x")` are kept apart, reads prefer the

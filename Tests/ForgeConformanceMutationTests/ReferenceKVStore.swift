@@ -147,6 +147,8 @@ extension ReferenceKVStore: KVStoring {
             backing.removeEverything()
         case .removeAllSkipsHiddenKeys:
             backing.update(namespace) { table in table = table.filter { $0.value.spelling.hasPrefix(".") } }
+        case .removeAllRemovesOnlyPlainKeys:
+            backing.update(namespace) { table in table = table.filter { !PlainName.isPlain($0.key.name) } }
         default:
             backing.replace(namespace, with: [:])
         }
