@@ -1,7 +1,7 @@
 /// A failed system call, with the path it was made on and the `errno` it returned.
 ///
 /// The stores translate it into their own typed errors through ``reason``; that and the questions the stores ask of
-/// an error (``isNotFound``, ``isAlreadyExists``, …) read `errno` in `SystemCalls.swift`, beside the calls.
+/// an error (``isNotFound``, ``isAlreadyExists``, …) read `errno` in `SystemCodes.swift`, beside the calls.
 package struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operation that failed.
     package enum Operation: String, Sendable {

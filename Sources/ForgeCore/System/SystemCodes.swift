@@ -11,7 +11,8 @@ internal import Darwin
 #endif
 
 // The system's codes read as the stores' types: `errno` values as predicates and a `FailureReason`, `stat` as a
-// `FileStatus`. Beside `SystemCalls.swift`, the only other file that sees the C library.
+// `FileStatus`. Beside `Descriptor.swift` and its `Descriptor+…` extensions, the only other file that sees the C
+// library (but the folder notifications: `Inotify.swift`, `FolderWatch+Inotify.swift`, `FolderWatch+Dispatch.swift`).
 
 extension FileSystemError {
     /// No file or folder exists at the path (or a file stands where a folder on the way should be).

@@ -151,7 +151,8 @@ extension EncryptedFileCrypt: CryptStoring {
         } catch {
             throw CryptStoreError(error, reading: key.key)
         }
-        return try vault.sealer.open(file, as: Value.self, for: key.key)
+        // The item found above opens the file: one look-up of the key's item per read.
+        return try vault.sealer.open(file, as: Value.self, item: item, for: key.key)
     }
 
     /// Encrypts `value` and stores it for `key`, atomically, in an owner-only file.
@@ -163,8 +164,10 @@ extension EncryptedFileCrypt: CryptStoring {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` or
     ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
     public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
-        let file = try vault.sealer.seal(value, for: key.key)
-        try vault.writeItem(file, named: vaultKeys.item(for: key.key).fileName, for: key.key)
+        // One look-up of the key's item seals the value and names its file.
+        let item = vaultKeys.item(for: key.key)
+        let file = try vault.sealer.seal(value, as: item, for: key.key)
+        try vault.writeItem(file, named: item.fileName, for: key.key)
     }
 
     /// Removes the item stored for `key`; succeeds when there is none.

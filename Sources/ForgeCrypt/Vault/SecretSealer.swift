@@ -131,9 +131,21 @@ extension SecretSealer {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded or the key name
     ///   is too long, or ``CryptStoreError/writeFailed(key:underlying:)`` when the cryptographic library fails.
     public func seal<Value: Codable & Sendable>(_ value: Value, for key: String) throws(CryptStoreError) -> Data {
+        try seal(value, as: keys.item(for: key), for: key)
+    }
+
+    /// Seals `value` as `item`, the item of `key` (``VaultKeys/item(for:)``), as ``seal(_:for:)`` does.
+    ///
+    /// For a store that also needs the item's file name: it looks the item up once and hands it here, so a write
+    /// derives its item once.
+    func seal<Value: Codable & Sendable>(
+        _ value: Value,
+        as item: VaultItem,
+        for key: String
+    ) throws(CryptStoreError) -> Data {
         let secret = try SecretCoding.encode(value, key: key)
         do {
-            return try keys.seal(secret, as: keys.item(for: key))
+            return try keys.seal(secret, as: item)
         } catch let error as CryptStoreError {
             throw error
         } catch {
@@ -151,7 +163,21 @@ extension SecretSealer {
         as type: Value.Type = Value.self,
         for key: String
     ) throws(CryptStoreError) -> Value {
-        guard let secret = keys.open(item, as: keys.item(for: key)) else { throw .tamperedItem(key: key) }
+        try open(item, as: type, item: keys.item(for: key), for: key)
+    }
+
+    /// The value of `file`, read as `item`, the item of `key` (``VaultKeys/item(for:)``), as ``open(_:as:for:)``
+    /// gives it.
+    ///
+    /// For a store that found the file by the item's file name: it looks the item up once and hands it here, so a
+    /// read derives its item once.
+    func open<Value: Codable & Sendable>(
+        _ file: Data,
+        as type: Value.Type,
+        item: VaultItem,
+        for key: String
+    ) throws(CryptStoreError) -> Value {
+        guard let secret = keys.open(file, as: item) else { throw .tamperedItem(key: key) }
         return try SecretCoding.decode(type, from: secret, key: key)
     }
 

@@ -32,8 +32,9 @@ struct VaultKeys: Sendable {
     private let itemKey: SymmetricKey
     private let nameKey: SymmetricKey
     private let checkKey: SymmetricKey
-    /// Items already derived, by key name: a name costs an HMAC, and an app reads the same few keys again.
-    private let items = LockedState<[String: VaultItem]>([:])
+    /// Items already derived, by key name (a name costs an HMAC, and an app reads the same few keys again), and
+    /// how many times ``item(for:)`` was called, kept under the same lock so counting costs no second one.
+    private let items = LockedState<(byKey: [String: VaultItem], lookups: Int)>(([:], 0))
     /// The most items kept; past it the cache starts over, so arbitrary keys cannot grow it without bound.
     private static let itemCacheLimit = 512
 
@@ -56,9 +57,21 @@ struct VaultKeys: Sendable {
         CryptoPrimitives.isValidAuthenticationCode(keyCheck, for: Self.checkMessage, using: checkKey)
     }
 
+    /// How many times ``item(for:)`` was called on these keys, whether the item came from the cache or was derived.
+    ///
+    /// Each vault operation on one key asks for its item once (a `get` once, not once to find the file and again to
+    /// open it); the tests read this count to hold every operation to that.
+    var itemLookups: Int { items.withLock { $0.lookups } }
+
     /// The name, file name and format-1 associated data of the item stored under `key`.
+    ///
+    /// Ask once per operation and hand the item on: each call takes the cache's lock and hashes `key`.
     func item(for key: String) -> VaultItem {
-        if let item = items.withLock({ $0[key] }) { return item }
+        let cached = items.withLock { items in
+            items.lookups += 1
+            return items.byKey[key]
+        }
+        if let cached { return cached }
         let name = FileNameEncoding.canonicalForm(of: key)
         var legacyAssociatedData = Data([Self.legacyItemFormat])
         legacyAssociatedData.append(contentsOf: "forge-crypt.v1.item\u{0}".utf8)
@@ -73,8 +86,8 @@ struct VaultKeys: Sendable {
             legacyAssociatedData: legacyAssociatedData
         )
         items.withLock { items in
-            if items.count >= Self.itemCacheLimit { items.removeAll(keepingCapacity: true) }
-            items[key] = item
+            if items.byKey.count >= Self.itemCacheLimit { items.byKey.removeAll(keepingCapacity: true) }
+            items.byKey[key] = item
         }
         return item
     }

@@ -1,0 +1,71 @@
+package import Foundation
+
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+@preconcurrency internal import Glibc
+#elseif canImport(Musl)
+@preconcurrency internal import Musl
+#elseif canImport(Android)
+@preconcurrency internal import Android
+#endif
+
+// Reading an open file: all of it, its status, a counter in it.
+
+extension Descriptor {
+    /// The whole regular file, to its end; a folder fails with `EISDIR`, any other kind of file with `EINVAL`.
+    package func readAll() throws(FileSystemError) -> Data {
+        try readToEnd(expecting: status(regularFile: true).size)
+    }
+
+    /// The whole regular file when its size is at most `limit` bytes; nil, with nothing read, when it is larger.
+    ///
+    /// A folder fails with `EISDIR`, any other kind of file with `EINVAL`.
+    package func readAll(ifAtMost limit: Int) throws(FileSystemError) -> Data? {
+        let size = try status(regularFile: true).size
+        guard size <= limit else { return nil }
+        return try readToEnd(expecting: size)
+    }
+
+    /// The file from its current position to its end, `size` being its size when it was last looked at.
+    private func readToEnd(expecting size: Int) throws(FileSystemError) -> Data {
+        // The buffer has a byte more than the size: a read that fills less than it asked has met the end (a regular
+        // file reads short only there), and a file that grew since fills it and is read on.
+        var data = Data(count: max(size, 0) + 1)
+        var count = 0
+        while true {
+            if count == data.count { data.count += max(data.count, 4096) }
+            let wanted = data.count - count
+            // `read` fills the buffer in place, so it takes the buffer's address.
+            let result = data.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, wanted) }
+            if result >= 0 { count += result } else if errno != EINTR { throw .current(.read, path: path) }
+            if result >= 0 && result < wanted { break }
+        }
+        data.count = count
+        return data
+    }
+
+    /// The status of the open file; with `regularFile` set, anything else fails (`EISDIR` a folder, else `EINVAL`).
+    package func status(regularFile: Bool = false) throws(FileSystemError) -> FileStatus {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .current(.stat, path: path) }
+        let status = FileStatus(info)
+        guard !regularFile || status.kind == .file else {
+            throw FileSystemError(.read, path: path, code: status.kind == .folder ? EISDIR : EINVAL)
+        }
+        return status
+    }
+
+    /// The 8-byte little-endian counter at `offset` in the file; 0 while the file ends before it.
+    package func readCounter(at offset: Int) throws(FileSystemError) -> UInt64 {
+        var bytes = [UInt8](repeating: 0, count: 8)
+        var result = 0
+        repeat {
+            // `pread` fills the buffer in place, so it takes the buffer's address.
+            result = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, off_t(offset)) }
+        } while result < 0 && errno == EINTR
+        guard result >= 0 else { throw .current(.read, path: path) }
+        guard result == 8 else { return 0 }
+        return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

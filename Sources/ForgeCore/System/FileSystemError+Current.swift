@@ -1,0 +1,17 @@
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+@preconcurrency internal import Glibc
+#elseif canImport(Musl)
+@preconcurrency internal import Musl
+#elseif canImport(Android)
+@preconcurrency internal import Android
+#endif
+
+extension FileSystemError {
+    /// The error of `operation` on `path` that just failed; `errno` is read first, as building `path` may change it.
+    static func current(_ operation: Operation, path: @autoclosure () -> String) -> FileSystemError {
+        let code = errno
+        return FileSystemError(operation, path: path(), code: code)
+    }
+}
