@@ -29,17 +29,7 @@ public enum FileStoringConformance {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         synchronous(AsyncFileStoringConformance.coreChecks)
-            + [
-                Check("saves from four threads at once all land", savesFromFourThreadsAllLand),
-                Check(
-                    "a reader loading while a writer saves back-to-back sees whole files",
-                    aReaderLoadingWhileAWriterSavesSeesWholeFiles
-                ),
-                Check(
-                    "saves without overwrite from four threads never both win",
-                    savesWithoutOverwriteFromFourThreadsNeverBothWin
-                ),
-            ] + synchronous(AsyncFileStoringConformance.sharingChecks)
+            + concurrencyChecks + synchronous(AsyncFileStoringConformance.sharingChecks)
     }
 
     /// Runs every check, each against a fresh store from `makeStore`, in the current test.

@@ -64,8 +64,7 @@ package final class RaceGate: Sendable {
         with rival: () async throws -> RivalResult
     ) async -> (call: Result<CallResult, any Error>, rival: Result<RivalResult, any Error>) {
         state.withLock { $0 = State(isArmed: true) }
-        let thread = FileCheckThread(label: "ForgeStorageTesting.RaceGate")
-        let calling = Task(executorPreference: thread) { () -> Result<CallResult, any Error> in
+        let armedCall: @Sendable () async -> Result<CallResult, any Error> = {
             let result: Result<CallResult, any Error>
             do {
                 result = .success(try await call())
@@ -74,6 +73,14 @@ package final class RaceGate: Sendable {
             }
             self.state.withLock { Self.arrive(.finished, in: &$0) }
             return result
+        }
+        // On a thread of its own, since it blocks while parked; before task executors, on the pool, which is wider
+        // than one thread on the Macs that run them.
+        let calling: Task<Result<CallResult, any Error>, Never>
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            calling = Task(executorPreference: CheckThread(label: "ForgeStorageTesting.RaceGate")) { await armedCall() }
+        } else {
+            calling = Task.detached { await armedCall() }
         }
         let arrival = await withCheckedContinuation { (waiter: CheckedContinuation<Arrival, Never>) in
             state.withLock { state in

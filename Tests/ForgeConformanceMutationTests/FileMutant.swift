@@ -4,13 +4,13 @@ import Testing
 /// of `FileStoringConformance` that kills it.
 enum FileMutant: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// No lock around a save: it writes the first half, then the whole, each under the lock, so a reader can load
-    /// half. Killed by "a reader loading while a writer saves back-to-back sees whole files".
+    /// half. Killed by "a read while another thread writes back-to-back sees a whole value".
     case savesInTwoSteps
     /// `overwrite: false` checks for the file and saves it in two locked sections, so two saves can both win.
     /// Killed by "saves without overwrite from four threads never both win".
     case checksThenSaves
     /// A save rewrites a copy of all the files (read under the lock, written back under it), dropping concurrent
-    /// saves. Killed by "saves from four threads at once all land".
+    /// saves. Killed by "writes from four threads at once all land".
     case savesACopyOfEverything
     /// `deleteAll` clears the whole backing, every namespace in it. Killed by "deleteAll leaves a neighbour's files
     /// alone".

@@ -10,9 +10,9 @@ struct FileMutationTests {
     private static func check(killing mutant: FileMutant) -> FileStoringConformance.Check? {
         let name =
             switch mutant {
-            case .savesInTwoSteps: "a reader loading while a writer saves back-to-back sees whole files"
+            case .savesInTwoSteps: "a read while another thread writes back-to-back sees a whole value"
             case .checksThenSaves: "saves without overwrite from four threads never both win"
-            default: "saves from four threads at once all land"
+            default: "writes from four threads at once all land"
             }
         return FileStoringConformance.checks.first { $0.name == name }
     }

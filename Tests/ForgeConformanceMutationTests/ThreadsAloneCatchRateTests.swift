@@ -40,7 +40,7 @@ struct ThreadsAloneCatchRateTests {
 
     @Test func fileRaces() async {
         let checks = FileStoringConformance.checks.filter {
-            $0.name.contains("four threads") || $0.name.contains("reader")
+            $0.name.contains("four threads") || $0.name.contains("another thread")
         }
         for mutant in FileMutant.races {
             await Self.measure(mutant.rawValue, checks: checks) {

@@ -1,13 +1,15 @@
 internal import Dispatch
 internal import Foundation
 
-/// A thread of its own that tasks can prefer to run on: how the file checks call a store from four real threads
-/// at once.
+/// A thread of its own that tasks can prefer to run on: how the race checks call a store from four real threads at
+/// once.
 ///
-/// The store's calls are `async`, so `DispatchQueue.concurrentPerform` cannot make them; a task that prefers this
+/// A file store's calls are `async`, so `DispatchQueue.concurrentPerform` cannot make them; a task that prefers this
 /// executor runs on the serial queue's own thread instead of the cooperative pool, which may be one or two threads
-/// wide. Four of them call a store in parallel, as four threads of an app do.
-final class FileCheckThread: TaskExecutor {
+/// wide. Four of them call a store in parallel, as four threads of an app do. Task executors came with macOS 15 and
+/// its peers: before them, ``run(_:_:)`` runs its tasks on the cooperative pool, where calls overlap less often.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class CheckThread: TaskExecutor {
     /// The serial queue whose thread runs the jobs.
     private let queue: DispatchQueue
 
@@ -21,27 +23,32 @@ final class FileCheckThread: TaskExecutor {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
+}
 
-    /// Runs `body(index, barrier)` for each index of `0..<count`, each on a thread of its own, all at once, and
-    /// returns when all have returned.
+/// Runs calls on threads of their own (``CheckThread``) at once.
+enum CheckThreads {
+    /// Runs `body(index)` for each index of `0..<count`, each on a thread of its own, all at once, and returns when
+    /// all have returned.
     ///
-    /// The bodies start together; a body that waits at `barrier` waits until every body has, so rounds of calls
-    /// meet head-on rather than one thread running ahead of the others.
+    /// The bodies start together, from a starting line every thread reaches first. Without task executors (before
+    /// macOS 15 and its peers) they run on the cooperative pool instead, with no starting line, which would hold a
+    /// pool narrower than `count` forever.
     ///
     /// - Throws: The first error a body throws.
-    static func run(
-        _ count: Int,
-        _ body: @escaping @Sendable (_ index: Int, _ barrier: Barrier) async throws -> Void
-    ) async throws {
-        let barrier = Barrier(count: count)
+    static func run(_ count: Int, _ body: @escaping @Sendable (_ index: Int) async throws -> Void) async throws {
+        let startingLine = Barrier(count: count)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
-                let thread = FileCheckThread(label: "ForgeStorageTesting.FileCheckThread.\(index)")
-                group.addTask(executorPreference: thread) {
-                    barrier.wait()
-                    // A body that throws or returns early stops waiting at the barrier, and frees the others.
-                    defer { barrier.leave() }
-                    try await body(index, barrier)
+                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                    let thread = CheckThread(label: "ForgeStorageTesting.CheckThread.\(index)")
+                    group.addTask(executorPreference: thread) {
+                        startingLine.wait()
+                        // A body that throws or returns early leaves the line, and frees the others.
+                        defer { startingLine.leave() }
+                        try await body(index)
+                    }
+                } else {
+                    group.addTask { try await body(index) }
                 }
             }
             try await group.waitForAll()
