@@ -1,8 +1,9 @@
 import ForgeKVStore
 import Foundation
 
-/// A key-value store as a user writes one: the six requirements of ``KVBackend`` over a table that namespaces share,
-/// as a database table would be shared, and nothing else. Typed keys, the codec, migrations, `value(for:)`, `keys()`,
+/// A key-value store as a user writes one: the six requirements of ``KVBackend``, and nothing else.
+///
+/// It keeps its values in a table that namespaces share, as a database table would be shared. Typed keys, the codec, migrations, `value(for:)`, `keys()`,
 /// decoding-failure reports and streams come from the library; `TableKVStoreTests` holds it to the whole
 /// conformance suite.
 struct TableKVStore: KVStoring, KVBackend {
