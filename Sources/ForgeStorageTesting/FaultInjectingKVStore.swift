@@ -1,0 +1,79 @@
+public import ForgeKVStore
+internal import ForgeCore
+
+/// Any key-value store with a test's faults injected before each call it makes to its storage, and each call logged:
+/// what `InMemoryKVStore(label:faults:log:)` does for the in-memory twin, for every other store.
+///
+/// A fault fails a call as a full disk or a denied permission fails ``DiskKVStore``, whatever the store underneath, so
+/// a service's failure paths can be tested on the store it runs on in production:
+///
+/// ```swift
+/// let faults = StoreFaults()
+/// let store = DiskKVStore(directory: .custom(folder), namespace: "settings").injectingFaults(faults)
+/// faults.failNext(.write, with: .outOfSpace)
+/// #expect(throws: KVStoreError.self) { try store.set(TaskKeys.taskCount, value: 1) }
+/// ```
+public struct FaultInjectingKVStore<Base: KVBackend>: Sendable {
+    /// The store every call goes to, once its fault, if any, has been injected.
+    public let base: Base
+    /// Where the faults enter.
+    let faults: KVFaultPoint
+
+    /// Wraps `base`, taking faults from `faults` and logging each call to `log` as the store `label`.
+    init(_ base: Base, label: String, faults: StoreFaults?, log: OperationLog?) {
+        self.base = base
+        self.faults = KVFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log))
+    }
+}
+
+extension FaultInjectingKVStore: KVStoring, KVBackend {
+    /// `base`'s value under `name`, unless a fault fails or damages the read.
+    public func storedValue(named name: String) throws -> KVStoredValue? {
+        let damaged = try faults.read(name)
+        let stored = try base.storedValue(named: name)
+        return damaged ? faults.damaged(stored) : stored
+    }
+
+    /// Stores `value` in `base`, unless a fault fails the write.
+    public func store(_ value: KVStoredValue, named name: String) throws {
+        try faults.write(name)
+        try base.store(value, named: name)
+    }
+
+    /// Removes `name` from `base`, unless a fault fails the remove.
+    public func removeValue(named name: String) throws {
+        try faults.remove(name)
+        try base.removeValue(named: name)
+    }
+
+    /// Whether `base` holds `name`; false when a fault hides it.
+    public func hasValue(named name: String) -> Bool {
+        !faults.hides(name) && base.hasValue(named: name)
+    }
+
+    /// `base`'s names, unless a fault fails the listing.
+    public func storedNames() throws -> [String] {
+        try faults.list()
+        return try base.storedNames()
+    }
+
+    /// Removes everything from `base`, unless a fault fails it.
+    public func removeAll() throws {
+        try faults.removeAll()
+        try base.removeAll()
+    }
+}
+
+extension FaultInjectingKVStore: AsyncKVStoring {}
+
+extension KVBackend {
+    /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged
+    /// to `log` as the store `label`.
+    public func injectingFaults(
+        _ faults: StoreFaults? = nil,
+        log: OperationLog? = nil,
+        label: String = "kv"
+    ) -> FaultInjectingKVStore<Self> {
+        FaultInjectingKVStore(self, label: label, faults: faults, log: log)
+    }
+}
