@@ -4,20 +4,6 @@ internal import ForgeCore
 /// Reading a store without knowing its keys in advance, for tools that inspect a data folder (such as the
 /// `forge inspect` command of the examples) and for migrations.
 extension DiskKVStore {
-    /// The keys that have a value in this store, sorted: ``keys()``, or none when the folder cannot be read.
-    ///
-    /// Like ``get(_:)``, inspection never throws.
-    ///
-    /// ```swift
-    /// let store = DiskKVStore(directory: .custom(dataFolder), namespace: "settings")
-    /// for key in store.storedKeys() {
-    ///     print(key, String(decoding: store.rawJSON(forKey: key) ?? Data(), as: UTF8.self))
-    /// }
-    /// ```
-    public func storedKeys() -> [String] {
-        (try? keys()) ?? []
-    }
-
     /// The keys that have a value in this store, each in its canonical (NFC) form, in the folder's order.
     ///
     /// Each key is recovered from its file's name (the escape is reversible) or, for a key too long for a
@@ -49,19 +35,6 @@ extension DiskKVStore {
             }
         }
         return keys
-    }
-
-    /// The JSON of the value stored for `key`, as it is on disk, or nil when the key has no value.
-    ///
-    /// Use it to show a value without knowing its type. The bytes are returned as they are, so a corrupt
-    /// file (which ``get(_:)`` reads as nil) shows what it holds: check with `JSONSerialization` whether
-    /// they are JSON. For a key too long for a file name, the value is taken out of the file that holds it
-    /// beside the key.
-    ///
-    /// - Parameter key: The key's string, as ``storedKeys()`` lists it or ``KVKey/key`` holds it.
-    /// - Returns: The bytes of the value's JSON, or nil when the store holds no value for `key`.
-    public func rawJSON(forKey key: String) -> Data? {
-        (try? storedValue(named: key))?.json
     }
 
     /// The namespace whose folder has the name `folderName`, or nil when no namespace is stored under it.

@@ -5,15 +5,6 @@ public import PostgresNIO
 /// Reading a table without knowing its keys in advance, for tools that inspect a database (such as the `forge
 /// inspect` command of the examples) and for migrations.
 extension PostgresKVStore {
-    /// The JSON stored for `key` as its row holds it, or nil when no value is stored under that exact name.
-    ///
-    /// Migrations are not followed: this is what the row holds, whatever type it was written as.
-    ///
-    /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
-    public func rawJSON(forKey key: String) async throws -> Data? {
-        try await storedValues(named: [key])[key]?.json
-    }
-
     /// The namespaces that hold a value in `tableName`, each as a store's ``namespace``, sorted.
     ///
     /// A table that does not exist yet holds none, and is not created.

@@ -118,7 +118,7 @@ struct InspectCommand: AsyncParsableCommand {
         switch kind {
         case .keyValue:
             let store = DiskKVStore(directory: root.directory, namespace: namespace)
-            // `keys()`, not `storedKeys()`: a folder that cannot be listed is an error, not an empty store.
+            // `keys()` throws: a folder that cannot be listed is an error, not an empty store.
             var values: [KeyReport] = []
             for key in try store.keys() { values.append(await KeyReport.read(key, from: store)) }
             return NamespaceReport(name: namespace, kind: kind, folder: store.folderURL.path, content: .values(values))

@@ -55,7 +55,7 @@ struct ForgeToolTests {
             try await demo(root)
             try await demo(root, ["--logout"])
             #expect(try vault(root).itemCount() == 0)
-            #expect(settings(root).storedKeys().isEmpty)
+            #expect(try settings(root).keys().isEmpty)
         }
     }
 
