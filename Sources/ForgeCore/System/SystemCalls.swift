@@ -17,11 +17,13 @@ internal import CForgeSystem
 /// An open file or folder, which closes itself when the last reference to it goes; a folder's descriptor reaches
 /// the names inside it with the `…at` calls, never following a link the call names (that fails with `ELOOP`).
 ///
-/// This file holds every call the stores make to the C library and every reading of `errno`; `SystemCodes.swift`
-/// reads the codes and statuses they return.
+/// This file holds every call the stores make to the C library and every reading of `errno`, but those of
+/// `SystemCalls+OpenFileVersion.swift`; `SystemCodes.swift` reads the codes and statuses they return.
 package final class Descriptor {
     /// The file descriptor; -1 once closed.
-    private var fd: Int32
+    ///
+    /// Read by the calls of `SystemCalls+OpenFileVersion.swift`.
+    private(set) var fd: Int32
     /// Where the descriptor was opened, for errors.
     package let path: String
 
