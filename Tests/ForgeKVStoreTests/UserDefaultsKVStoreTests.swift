@@ -1,3 +1,4 @@
+import ForgeCore
 import ForgeTestSupport
 import Foundation
 import Testing
@@ -304,11 +305,6 @@ struct UserDefaultsKVStoreTests {
     @Test func aFlushOfOneDomainDoesNotMakeTheStoresOfAnotherReadTheirFileAgain() throws {
         try withSuite { writer, _ in
             try withSuite { reader, _ in
-                // Two domains that share a counter slot would reload each other: that is allowed, so not tested here.
-                try #require(
-                    DefaultsFileLock.counterOffset(of: writer.domainName)
-                        != DefaultsFileLock.counterOffset(of: reader.domainName)
-                )
                 try reader.set(KVKey<Int>("count"), value: 1)
                 try reader.flush()
                 #expect(reader.get(KVKey<Int>("count")) == 1)
@@ -319,6 +315,141 @@ struct UserDefaultsKVStoreTests {
                 #expect(reader.synchronizer.counts.reloads == reloads)
             }
         }
+    }
+
+    @Test func aFlushOfADomainSharingTheSlotOfAnotherDoesNotMakeItsStoresReadTheirFileAgain() throws {
+        try withSuite { reader, _ in
+            // A domain whose modification times the lock file keeps in the reader's slot.
+            let slot = DefaultsFileLock.slotOffset(of: reader.domainName)
+            let neighbour = try #require(
+                (0..<1_000_000).lazy.map { "\(reader.domainName).neighbour.\($0)" }
+                    .first { DefaultsFileLock.slotOffset(of: $0) == slot }
+            )
+            let neighbourDefaults = try #require(UserDefaults(suiteName: neighbour))
+            defer { neighbourDefaults.removePersistentDomain(forName: neighbour) }
+            let writer = UserDefaultsKVStore(suiteName: neighbour)
+            try reader.set(KVKey<Int>("count"), value: 1)
+            try reader.flush()
+            #expect(reader.get(KVKey<Int>("count")) == 1)
+            let reloads = reader.synchronizer.counts.reloads
+            for value in 2...4 {
+                try writer.set(KVKey<Int>("count"), value: value)
+                try writer.flush()
+            }
+            #expect(reader.get(KVKey<Int>("count")) == 1)
+            #expect(reader.synchronizer.counts.reloads == reloads)
+        }
+    }
+
+    @Test func aReadOfAnUnchangedFileAnswersFromMemoryAfterOneCheckWithoutTheLock() throws {
+        try withSuite { store, _ in
+            let key = KVKey<Int>("count")
+            try store.set(key, value: 1)
+            try store.flush()
+            // The first read after the flush takes the lock, and has UserDefaults load the domain under it.
+            #expect(store.get(key) == 1)
+            let before = store.synchronizer.counts
+            let synchronizationsBefore = DefaultsSynchronizer.synchronizationCount
+            for _ in 0..<100 { #expect(store.get(key) == 1) }
+            #expect(store.contains(key))
+            let after = store.synchronizer.counts
+            // A flush of another test's store meanwhile (tests may run in parallel) makes one read take the lock.
+            let otherFlushes = Int(DefaultsSynchronizer.synchronizationCount - synchronizationsBefore)
+            #expect(after.reloads == before.reloads)
+            #expect(after.lockedReads - before.lockedReads <= otherFlushes)
+            #expect(after.checks - before.checks >= 101 - otherFlushes)
+            #expect(after.checks - before.checks <= 101 + otherFlushes)
+        }
+    }
+
+    @Test func aFlushInThisProcessHasTheNextReadLoadTheDomainUnderTheLockWithoutReloadingIt() throws {
+        try withSuite { store, _ in
+            try withSuite { other, _ in
+                try store.set(KVKey<Int>("count"), value: 1)
+                try store.flush()
+                #expect(store.get(KVKey<Int>("count")) == 1)
+                let before = store.synchronizer.counts
+                // Its synchronize() has UserDefaults drop the domains without pending changes, the store's too.
+                try other.set(KVKey<Int>("count"), value: 2)
+                try other.flush()
+                #expect(store.get(KVKey<Int>("count")) == 1)
+                let after = store.synchronizer.counts
+                #expect(after.lockedReads > before.lockedReads)
+                #expect(after.reloads == before.reloads)
+            }
+        }
+    }
+
+    @Test func aReadSeesAStoreOfAnotherProcessRewriteTheFileToTheSameSizeAndModificationTime() throws {
+        try withSuite { store, _ in
+            let key = KVKey<Int>("count")
+            let plist = DefaultsFileLock.propertyListPath(of: store.domainName)
+            try writeAsAnotherProcess(["count": 1], into: store.domainName, merging: false, counted: true)
+            #expect(store.get(key) == 1)
+            let seen = try #require(try Descriptor.version(ofFileAt: plist))
+            // What a store in another process does within one tick of a coarse clock: the file keeps its inode, its
+            // size and its modification time; only the store's record of the write moves the time.
+            try DefaultsFileLock(domainName: store.domainName)
+                .withLock { held in
+                    let data = try PropertyListSerialization.data(
+                        fromPropertyList: ["count": 2],
+                        format: .xml,
+                        options: 0
+                    )
+                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: plist))
+                    try handle.truncate(atOffset: 0)
+                    try handle.write(contentsOf: data)
+                    try handle.close()
+                    try Descriptor.setModificationTime(
+                        ofFileAt: plist,
+                        seconds: seen.modificationSeconds,
+                        nanoseconds: seen.modificationNanoseconds
+                    )
+                    #expect(try Descriptor.version(ofFileAt: plist) == seen)
+                    held.countWrite()
+                }
+            #expect(try Descriptor.version(ofFileAt: plist) != seen)
+            #expect(store.get(key) == 2)
+        }
+    }
+
+    @Test func aReadSeesThePropertyListReplacedOrRemovedByAnotherProcess() throws {
+        try withSuite { store, _ in
+            let key = KVKey<Int>("count")
+            try store.set(key, value: 1)
+            try store.flush()
+            #expect(store.get(key) == 1)
+            let plist = URL(fileURLWithPath: DefaultsFileLock.propertyListPath(of: store.domainName))
+            // Replaced by a rename, as editors save: the file the store holds open loses its name.
+            let data = try PropertyListSerialization.data(fromPropertyList: ["count": 2], format: .xml, options: 0)
+            try data.write(to: plist, options: .atomic)
+            #expect(store.get(key) == 2)
+            try FileManager.default.removeItem(at: plist)
+            #expect(store.get(key) == nil)
+            #expect(!store.contains(key))
+        }
+    }
+
+    @Test(.enabled(if: FolderWatch.isSupported, "no folder notifications on this platform"))
+    func aNoticeOfTheWatchHasTheNextReadTakeTheLock() async throws {
+        let suite = "forge.tests.defaults.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let store = UserDefaultsKVStore(suiteName: suite)
+        try store.set(KVKey<Int>("count"), value: 1)
+        try store.flush()
+        #expect(store.get(KVKey<Int>("count")) == 1)
+        let (notices, notice) = AsyncStream<Void>.makeStream()
+        let observation = store.synchronizer.observeOutsideChanges { notice.yield() }
+        defer { observation.end() }
+        let before = store.synchronizer.counts
+        // A writer closing the file, which it may not have recorded yet: opened to write, closed, left as it was.
+        let plist = DefaultsFileLock.propertyListPath(of: suite)
+        try FileHandle(forWritingTo: URL(fileURLWithPath: plist)).close()
+        #expect(await StreamReader(notices).next() != nil)
+        #expect(store.get(KVKey<Int>("count")) == 1)
+        let after = store.synchronizer.counts
+        #expect(after.lockedReads > before.lockedReads)
+        #expect(after.reloads == before.reloads)
     }
 
     @Test func aReloadKeepsTheChangesNotYetWritten() throws {

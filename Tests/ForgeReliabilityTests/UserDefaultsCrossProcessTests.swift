@@ -97,8 +97,8 @@ struct UserDefaultsCrossProcessTests {
 
     @Test func aReadSeesAnotherProcessRewriteTheFileToTheSameSize() async throws {
         try await withSuite { suite, store in
-            // 1 and 2 make property lists of one size: only the stores' write count may tell them apart where the
-            // file system keeps modification times in coarse ticks.
+            // 1 and 2 make property lists of one size: only the modification time a store's write moves past every
+            // one seen may tell them apart where the file system keeps modification times in coarse ticks.
             _ = try await child(suite, "set", "count", "int", "1")
             #expect(store.get(KVKey<Int>("count")) == 1)
             _ = try await child(suite, "set", "count", "int", "2")
