@@ -26,18 +26,21 @@ internal import ForgeCore
 ///   more while another process holds the lock or the file cannot be written. Values that must survive a crash the
 ///   moment the call returns belong in ``DiskKVStore``. Between processes, the flush decides: a key two processes
 ///   set within one flush of each other keeps the value flushed last, which may be the one set first.
-/// - **reloads only what changed**: a `get` or `contains` compares the property list's `stat` (inode, size,
-///   modification time) and a count of the stores' writes with what they were when this store last read or wrote
-///   the file, and has `UserDefaults` read the file again only when either changed: after another process wrote it,
-///   and after any store's flush of any domain (the count is shared). A read otherwise costs a lookup in memory and
-///   a `stat`, at any size, and still sees what another process finished writing (what it flushed, or wrote before
-///   exiting).
+/// - **reloads only what changed**: a `get` or `contains` makes one system call, an `fstat` of the property list the
+///   store holds open (a `stat` of its path while there is none), and answers from `UserDefaults`' memory when it is
+///   still the file at its path with the same size and modification and status-change times. Otherwise (the first
+///   read, after the file changed, after a flush of any domain by this process's stores, or after the folder watch
+///   told of a write) it takes the lock, six system calls, and has `UserDefaults` read the file again only when it
+///   changed. A store's write moves the file's modification time past every one a store has seen, so even a
+///   same-size rewrite within one clock tick shows. A read still sees what another process finished writing (what it
+///   flushed, or wrote before exiting).
 /// - ``removeAll()`` removes the domain's property list, one operation at any size, instead of each key.
 ///
 /// Stores in all processes take turns on an advisory file lock (`~/.config/.forge-defaults.lock`), so none reads a
-/// half-written file or drops another's flushed change to another key; plain `UserDefaults` code in another process does not take that
-/// lock. The XML property list keeps dates in whole seconds, loses the sign of a zero and drops a leading U+FEFF from
-/// strings, so a `Date` is stored as its seconds since 2001 (`defaults.double(forKey:)` reads it), `-0.0` and strings
+/// half-written file or drops another's flushed change to another key. Plain `UserDefaults` code in another process
+/// does not take that lock, and plain code in this process that calls `synchronize()` itself makes the next read load
+/// the file without it. The XML property list keeps dates in whole seconds, loses the sign of a zero and drops a
+/// leading U+FEFF from strings, so a `Date` is stored as its seconds since 2001 (`defaults.double(forKey:)` reads it), `-0.0` and strings
 /// that begin with U+FEFF as JSON, and a key that begins with U+FEFF is refused with
 /// ``KVStoreError/writeFailed(key:underlying:)``.
 ///
