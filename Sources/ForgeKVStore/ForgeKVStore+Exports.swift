@@ -3,3 +3,4 @@
 @_exported public import enum ForgeCore.StorageDirectory
 @_exported public import enum ForgeCore.FailureReason
 @_exported public import enum ForgeCore.Durability
+@_exported public import class ForgeCore.ChangeObservation

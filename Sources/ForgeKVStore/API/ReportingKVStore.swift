@@ -122,12 +122,12 @@ extension KVStoring where Self: AsyncKVStoring {
 
 extension ReportingKVStore: KVChangeObserving where Base: KVChangeObserving {
     /// `base`'s changes: see `KVChangeObserving.observeChanges(_:)`.
-    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+    public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
         base.observeChanges(onChange)
     }
 
     /// `base`'s changes of `key`: see `KVChangeObserving.observeChanges(of:_:)`.
-    func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+    public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
         base.observeChanges(of: key, onChange)
     }
 }

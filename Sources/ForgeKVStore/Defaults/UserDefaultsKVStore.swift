@@ -252,7 +252,7 @@ extension UserDefaultsKVStore: KVChangeObserving {
     /// the domain from elsewhere as a change of any key: on Linux, the property list written or removed by another
     /// process (or this one's flush); on Apple platforms, the system's notification of changes made through
     /// ``defaults`` by other code of this process.
-    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+    public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
         let stores = DefaultsChangeHub.shared.observe(domainName, onChange: onChange)
         let outside = synchronizer.observeOutsideChanges { onChange(nil) }
         return ChangeObservation {
@@ -267,7 +267,7 @@ extension UserDefaultsKVStore: KVChangeObserving {
     /// (an app group's other apps and extensions), and this process's own. A name KVO cannot take as one key
     /// (``isKeyValueObservable(_:)``) is not observed. On Linux the watch of the property list already tells of
     /// other processes' changes.
-    func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+    public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
         guard let observed = keyValueObservedName(of: key) else { return nil }
         #if canImport(ObjectiveC)
         return DefaultsKeyObserver.observe(observed, of: defaults, onChange)

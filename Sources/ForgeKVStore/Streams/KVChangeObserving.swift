@@ -1,8 +1,11 @@
 internal import ForgeCore
 
 /// A store that can tell of changes made to it by other instances and processes, which ``ReactiveKVStore`` then
-/// emits to its streams.
-protocol KVChangeObserving: KVStoring {
+/// emits to its streams: a capability a store may add to ``KVBackend``.
+///
+/// ``DiskKVStore`` watches its folder and ``UserDefaultsKVStore`` its suite; a store of your own (a database that
+/// notifies of commits) conforms, and a ``ReactiveKVStore`` over it streams what other processes write.
+public protocol KVChangeObserving: KVStoring {
     /// Calls `onChange` with the key that changed, or nil when any may have, for every change to the store from
     /// anywhere, until the returned observation ends.
     func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation
@@ -24,7 +27,7 @@ protocol KVChangeObserving: KVStoring {
 
 extension KVChangeObserving {
     /// Watches no single key: ``observeChanges(_:)`` tells of every change.
-    func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+    public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
         nil
     }
 }
@@ -32,7 +35,7 @@ extension KVChangeObserving {
 extension DiskKVStore: KVChangeObserving {
     /// Watches the namespace folder: a key file written, renamed into place or removed is that key's change; a
     /// file of a key too long for a file name, the folder appearing or going, is a change of any key.
-    func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+    public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
         FolderWatch.observe(folder.path) { name in
             guard let name else { return onChange(nil) }
             guard !TemporaryName.isTemporary(name), name.hasSuffix(KeyFileName.fileExtension) else { return }

@@ -77,3 +77,15 @@ extension KVBackend {
         FaultInjectingKVStore(self, label: label, faults: faults, log: log)
     }
 }
+
+extension FaultInjectingKVStore: KVChangeObserving where Base: KVChangeObserving {
+    /// `base`'s changes, which faults do not touch: see ``KVChangeObserving/observeChanges(_:)``.
+    public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+        base.observeChanges(onChange)
+    }
+
+    /// `base`'s changes of `key`: see ``KVChangeObserving/observeChanges(of:_:)``.
+    public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+        base.observeChanges(of: key, onChange)
+    }
+}
