@@ -84,6 +84,12 @@ let package = Package(
             dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore", "ForgeTestSupport"],
             path: "Tests/ForgeCrashWriter"
         ),
+        // The reference API's samples (the reference documents outside this repository), copied verbatim, compiled
+        // and run: the reference's promises, checked against the library as it is.
+        .testTarget(
+            name: "ReferenceSampleTests",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeStorageTesting", "ForgeTestSupport"]
+        ),
         .testTarget(
             name: "ForgeReliabilityTests",
             dependencies: [
