@@ -102,8 +102,11 @@ let package = Package(
 for target in package.targets where target.name != "CForgeSystem" {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
-    settings.append(.enableUpcomingFeature("ExistentialAny"))
-    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
-    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    // The reference's samples compile as a user's code does, with no upcoming feature.
+    if target.name != "ReferenceSampleTests" {
+        settings.append(.enableUpcomingFeature("ExistentialAny"))
+        settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+        settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    }
     target.swiftSettings = settings
 }

@@ -3,3 +3,6 @@
 @_exported public import enum ForgeCore.StorageDirectory
 @_exported public import enum ForgeCore.FailureReason
 @_exported public import enum ForgeCore.Durability
+// The bytes every file store saves and loads, so that `import ForgeFileStore` is enough to call one, as the
+// reference's samples do.
+@_exported public import struct Foundation.Data

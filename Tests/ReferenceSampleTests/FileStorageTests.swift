@@ -1,13 +1,6 @@
 // forgestorage-testing.md, "FileStorageTests.swift"
-// DIVERGES: as written (its two imports) the sample does not compile: "cannot find 'Data' in scope" at each `Data`,
-// and, under this package's `MemberImportVisibility`, "initializer 'init(data:encoding:)' is not available due to
-// missing import of defining module 'FoundationEssentials'". The reference has `import ForgeFileStore` bring
-// `Data`; the library's ForgeFileStore re-exports only its own vocabulary (ForgeFileStore+Exports.swift), not
-// Foundation. The third import below is not the sample's: with it the rest of the sample, verbatim, compiles and
-// passes.
 import Testing
 import ForgeFileStore
-import Foundation  // DIVERGES: added, see above
 
 struct FileStorageTests {
     let store = InMemoryFileStore()
