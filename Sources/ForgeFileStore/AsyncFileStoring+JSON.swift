@@ -1,7 +1,7 @@
 internal import Foundation
 
 extension AsyncFileStoring {
-    /// Encodes `value` as JSON and saves it at `path`, as ``FileStoring/saveJSON(_:to:overwrite:)`` does.
+    /// Encodes `value` as JSON and saves it at `path`, as `FileStoring`'s `saveJSON(_:to:overwrite:)` does.
     ///
     /// ```swift
     /// try await store.saveJSON(profile, to: "profiles/ada.json")
@@ -17,7 +17,7 @@ extension AsyncFileStoring {
         try await save(FileJSON.encode(value, for: path), to: path, overwrite: overwrite)
     }
 
-    /// Loads the file at `path` and decodes it from JSON, as ``FileStoring/loadJSON(_:as:)`` does.
+    /// Loads the file at `path` and decodes it from JSON, as `FileStoring`'s `loadJSON(_:as:)` does.
     ///
     /// - Parameters:
     ///   - path: The relative path of the file.
@@ -31,7 +31,7 @@ extension AsyncFileStoring {
     }
 
     /// Loads the file at `path` and decodes it from JSON, or returns nil when no file is stored there, as
-    /// ``FileStoring/loadJSONIfExists(_:as:)`` does.
+    /// `FileStoring`'s `loadJSONIfExists(_:as:)` does.
     ///
     /// - Parameters:
     ///   - path: The relative path of the file.

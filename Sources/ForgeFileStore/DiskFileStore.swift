@@ -19,7 +19,7 @@ internal import ForgeCore
 /// refuses a link anywhere on the way (`openat2` on Linux 5.6 and later, `O_NOFOLLOW_ANY` on Apple platforms),
 /// else one name at a time (`openat` with `O_NOFOLLOW`). A symbolic link planted in the folder, as a file or as a folder on
 /// the way, makes the call fail with `FailureReason.symbolicLink`: nothing outside the namespace
-/// folder is ever read, written or deleted through it. ``deleteAll()`` removes such a link itself, never
+/// folder is ever read, written or deleted through it. ``FileStoring/deleteAll()`` removes such a link itself, never
 /// what it leads to. The namespace folder itself and the base folder are opened by path, so they may be
 /// links (a symlinked home folder works).
 ///
@@ -32,7 +32,7 @@ internal import ForgeCore
 /// not flushed, so a power loss may lose the most recent ones; with `Durability.flushed` each save
 /// flushes the file before the rename and the folder after. The first store created for a folder in a process
 /// removes, in the background, the temporary files that crashed processes left in any of its folders, the folders
-/// they left empty, and a ``deleteAll()`` that a crash interrupted.
+/// they left empty, and a ``FileStoring/deleteAll()`` that a crash interrupted.
 ///
 /// ## Names on disk
 /// Files keep the names of their path (in Unicode NFC), so the folder is browsable. A file or folder that
@@ -232,8 +232,8 @@ extension DiskFileStore: FileStoring, FileBackend {
 // MARK: Large files
 
 extension DiskFileStore {
-    /// The size, in bytes, above which ``contents(at:)`` and ``write(_:at:replacing:)`` (so ``load(_:)`` and
-    /// ``save(_:to:overwrite:)``) leave the caller's executor for the concurrent pool: 1 MiB.
+    /// The size, in bytes, above which ``contents(at:)`` and ``write(_:at:replacing:)`` (so ``FileStoring/load(_:)`` and
+    /// ``FileStoring/save(_:to:overwrite:)``) leave the caller's executor for the concurrent pool: 1 MiB.
     ///
     /// Below it, switching threads twice costs more than the I/O (tens of microseconds from the main actor against a
     /// few for a small file); above it, the copy takes long enough to hold up an app's main actor, so it runs

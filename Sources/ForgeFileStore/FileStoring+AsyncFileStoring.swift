@@ -8,7 +8,7 @@ public import Foundation
 extension FileStoring where Self: AsyncFileStoring {
     /// Saves `data` at `path`, replacing any file stored there.
     ///
-    /// See ``FileStoring/save(_:to:)``.
+    /// `FileStoring`'s `save(_:to:)`, the one spelling of it for a store of both forms.
     ///
     /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
     public nonisolated(nonsending) func save(_ data: Data, to path: String) async throws {
@@ -17,7 +17,7 @@ extension FileStoring where Self: AsyncFileStoring {
 
     /// Encodes `value` as JSON and saves it at `path`.
     ///
-    /// See ``FileStoring/saveJSON(_:to:overwrite:)``.
+    /// `FileStoring`'s `saveJSON(_:to:overwrite:)`, the one spelling of it for a store of both forms.
     ///
     /// - Throws: ``FileStoreError/encodingFailed(path:underlying:)``, or any error of ``save(_:to:overwrite:)``.
     public nonisolated(nonsending) func saveJSON<Value: Encodable>(
@@ -30,7 +30,7 @@ extension FileStoring where Self: AsyncFileStoring {
 
     /// Loads the file at `path` and decodes it from JSON.
     ///
-    /// See ``FileStoring/loadJSON(_:as:)``.
+    /// `FileStoring`'s `loadJSON(_:as:)`, the one spelling of it for a store of both forms.
     ///
     /// - Throws: ``FileStoreError/decodingFailed(path:underlying:)``, or any error of ``load(_:)``.
     public nonisolated(nonsending) func loadJSON<Value: Decodable>(_ path: String, as type: Value.Type = Value.self)
@@ -42,7 +42,7 @@ extension FileStoring where Self: AsyncFileStoring {
 
     /// Loads the file at `path` and decodes it from JSON, or returns nil when no file is stored there.
     ///
-    /// See ``FileStoring/loadJSONIfExists(_:as:)``.
+    /// `FileStoring`'s `loadJSONIfExists(_:as:)`, the one spelling of it for a store of both forms.
     ///
     /// - Throws: ``FileStoreError/decodingFailed(path:underlying:)``, or any error of ``load(_:)`` but
     ///   ``FileStoreError/notFound(path:)``.

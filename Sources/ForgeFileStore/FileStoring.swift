@@ -40,8 +40,8 @@ public import Foundation
 /// requirement here comes with them, written once for every store: the path rules and their errors, one spelling
 /// per path, `notFound`, errors naming the path as the caller spelled it, and sorted listings. The conformance suite
 /// (`FileStoringConformance` in ForgeStorageTesting) holds a store to all of it. A store written against this
-/// protocol alone still conforms, and keeps the helpers (``save(_:to:)``, ``saveJSON(_:to:overwrite:)``,
-/// ``loadJSON(_:as:)``, ``loadJSONIfExists(_:as:)``).
+/// protocol alone still conforms, and keeps the helpers (`save(_:to:)`, `saveJSON(_:to:overwrite:)`,
+/// `loadJSON(_:as:)`, `loadJSONIfExists(_:as:)`).
 public protocol FileStoring: Sendable {
     /// Saves `data` at `path`, creating the folders on the way.
     ///

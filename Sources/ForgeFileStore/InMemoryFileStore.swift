@@ -6,7 +6,7 @@ internal import ForgeCore
 /// Faithful means it behaves as ``DiskFileStore`` does, which the package's behaviour suite checks by
 /// running the same tests against both. Both are built on ``FileBackend``, so the paths they refuse, the errors
 /// they throw and the order they list in are one code; below it, folders are implicit in the same way (a path
-/// cannot be a file and a folder at once, and a folder goes away with its last file), and ``totalSize()`` counts
+/// cannot be a file and a folder at once, and a folder goes away with its last file), and ``FileStoring/totalSize()`` counts
 /// the same bytes. Files live as long as the instance.
 ///
 /// ```swift

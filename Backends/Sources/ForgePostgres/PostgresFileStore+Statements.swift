@@ -69,7 +69,7 @@ extension PostgresFileStore {
     /// The text the namespace's advisory lock is keyed by (through `hashtextextended`).
     var namespaceLockKey: String { "forge_files:\(tableName)\n\(storedNamespace)" }
 
-    /// Takes, until the transaction ends, the namespace's lock shared (``deleteAll()`` takes it alone) and the lock of
+    /// Takes, until the transaction ends, the namespace's lock shared (``removeAll()`` takes it alone) and the lock of
     /// `file`'s top folder alone: every path that can conflict with `file` (itself, the folders on its way, the files
     /// beneath it) has the same top folder.
     func lockTopFolder(of file: StoredFilePath, on connection: PostgresConnection) async throws {

@@ -28,8 +28,8 @@ public import PostgresNIO
 /// file, `(namespace_hash, namespace, path, size, content_id)`, and `<tableName>_chunks` holds the content,
 /// `(content_id, chunk_index, data)`, in rows of 1 MiB. Namespaces are stored as the key-value store
 /// stores them (canonical, `\` and NUL escaped) and found by their SHA-256, since a B-tree entry holds at most 2,704
-/// bytes. Stores on one table under different namespaces share nothing. ``list(in:)`` and ``totalSize()`` are
-/// computed by the server, over the range of paths under the folder.
+/// bytes. Stores on one table under different namespaces share nothing. `list(in:)` and `totalSize()`
+/// (``entryNames(in:)`` and ``storedSize()``) are computed by the server, over the range of paths under the folder.
 ///
 /// ## Atomicity
 /// A save is one transaction: it writes the new content under a new `content_id`, points the file's row at it and
@@ -39,7 +39,8 @@ public import PostgresNIO
 /// on its way is a file, and that a file is there for `overwrite: false`, are serialised by a transaction-scoped
 /// advisory lock per top folder of each namespace (all of `docs/…` in one, `notes/…` in another), so that of two
 /// conflicting saves one sees the other's result; saves under different top folders never wait for each other.
-/// ``delete(_:)`` takes the same lock, and ``deleteAll()`` one on the whole namespace.
+/// `delete(_:)` (``removeFile(at:)``) takes the same lock, and `deleteAll()` (``removeAll()``) one on the whole
+/// namespace.
 ///
 /// ## Memory
 /// A save holds the caller's `Data` and the one chunk being sent; a load builds one `Data`, its capacity reserved from
@@ -47,7 +48,7 @@ public import PostgresNIO
 ///
 /// ## Failures
 /// A failure of the server or of the connection throws the operation's `FileStoreError` case with a
-/// `FailureReason` naming what failed, ``exists(_:)`` included. When no connection can be had within
+/// `FailureReason` naming what failed, `exists(_:)` included. When no connection can be had within
 /// ``connectionWait`` (the server is down, the pool is busy), the call fails rather than wait. A row that other SQL
 /// wrote and that the store cannot read (content that does not add up to its size, a path that breaks the rules)
 /// fails the read with a typed error too.

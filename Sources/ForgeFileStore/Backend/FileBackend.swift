@@ -33,7 +33,7 @@ public import Foundation
 /// ``FileStoreError/notFound(path:)``.
 ///
 /// Folders are implicit: a folder exists while a file lies beneath it, and a path is never a file and a folder at
-/// once. Refusing a write that would break that (``FailureReason/isFolder``, ``FailureReason/parentIsFile``), and
+/// once. Refusing a write that would break that (`FailureReason.isFolder`, `FailureReason.parentIsFile`), and
 /// one with `replacing` false where a file is, is the store's to do, in the same atomic step as the write: only the
 /// storage can tell without a race. A requirement that fails throws a ``FileStoreError``; the typed API names the
 /// path as its caller spelled it in it (so a store may name ``StoredFilePath/string``), and throws any other error
@@ -46,7 +46,7 @@ public protocol FileBackend: Sendable {
     /// The contents of the file at `path`, or nil when no file is stored there (when a folder on its way is a file
     /// too).
     ///
-    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` with ``FailureReason/isFolder`` when `path` is a folder,
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` with `FailureReason.isFolder` when `path` is a folder,
     ///   or with the reason the storage could not be read.
     nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data?
 
@@ -58,15 +58,15 @@ public protocol FileBackend: Sendable {
     ///   - replacing: Whether a file already at `path` is replaced. When false, the check and the write are one
     ///     atomic step, so of two concurrent writes only one succeeds.
     /// - Throws: ``FileStoreError/alreadyExists(path:)`` when a file is there and `replacing` is false;
-    ///   ``FileStoreError/writeFailed(path:reason:)`` with ``FailureReason/isFolder`` when `path` is a folder,
-    ///   ``FailureReason/parentIsFile`` when a folder on its way is a file, or the reason the storage failed. What
+    ///   ``FileStoreError/writeFailed(path:reason:)`` with `FailureReason.isFolder` when `path` is a folder,
+    ///   `FailureReason.parentIsFile` when a folder on its way is a file, or the reason the storage failed. What
     ///   was stored at `path` is kept.
     nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws
 
     /// Removes the file at `path`, and with it the folders it leaves holding nothing.
     ///
     /// - Returns: False when no file is stored at `path`.
-    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` with ``FailureReason/isFolder`` when `path` is a
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` with `FailureReason.isFolder` when `path` is a
     ///   folder, or the reason the storage failed.
     nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool
 
