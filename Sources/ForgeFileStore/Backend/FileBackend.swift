@@ -40,8 +40,9 @@ public import Foundation
 /// as the operation's failure (``FileStoreError/readFailed(path:reason:)`` for a read) with its description.
 ///
 /// The requirements are `nonisolated(nonsending)`, as ``FileStoring``'s are: a store may answer on its caller's
-/// executor (``DiskFileStore`` does for small files), and a synchronous implementation conforms. A store behind a
-/// network, whose ``hasFile(at:)`` must wait too, is an ``AsyncFileBackend`` instead.
+/// executor (``DiskFileStore`` does for small files), and a synchronous implementation conforms. Such a store may
+/// declare ``AsyncFileStoring`` too, with nothing more to write: the methods that meet ``FileStoring`` meet it. A
+/// store behind a network, whose ``hasFile(at:)`` must wait too, is an ``AsyncFileBackend`` instead.
 public protocol FileBackend: Sendable {
     /// The contents of the file at `path`, or nil when no file is stored there (when a folder on its way is a file
     /// too).
