@@ -9,7 +9,15 @@ public import Foundation
 /// protocol and it runs on every store: ``DiskFileStore`` and ``InMemoryFileStore`` conform as they are.
 ///
 /// Every requirement means what the ``FileStoring`` requirement of the same name means: the same path rules, errors,
-/// listing order and sizes.
+/// listing order and sizes. What ``FileStoring`` adds above its requirements comes here too: ``save(_:to:)``,
+/// ``saveJSON(_:to:overwrite:)``, ``loadJSON(_:as:)`` and ``loadJSONIfExists(_:as:)``, and streams of changes for a
+/// store that can observe them (``AsyncFileChangeObserving``).
+///
+/// ## Writing a store
+/// Build it on ``AsyncFileBackend``: declare both protocols and implement the backend's seven requirements (read,
+/// write, remove and find a file at a checked path, list a folder's names, remove all, total size), and every
+/// requirement here comes with them, the policy ``FileStoring``'s stores get. `AsyncFileStoringConformance` in
+/// ForgeStorageTesting holds a store to all of it.
 public protocol AsyncFileStoring: Sendable {
     /// Saves `data` at `path`, creating the folders on the way. See ``FileStoring/save(_:to:overwrite:)``.
     func save(_ data: Data, to path: String, overwrite: Bool) async throws
@@ -36,5 +44,19 @@ public protocol AsyncFileStoring: Sendable {
     func totalSize() async throws -> Int
 }
 
+extension AsyncFileStoring {
+    /// Saves `data` at `path`, replacing any file stored there.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes to store.
+    ///   - path: The relative path of the file.
+    /// - Throws: See ``save(_:to:overwrite:)``.
+    public func save(_ data: Data, to path: String) async throws {
+        try await save(data, to: path, overwrite: true)
+    }
+}
+
+// Their `FileStoring` requirements, from `FileBackend`, meet these as they are: a synchronous `exists` meets an
+// asynchronous one.
 extension DiskFileStore: AsyncFileStoring {}
 extension InMemoryFileStore: AsyncFileStoring {}

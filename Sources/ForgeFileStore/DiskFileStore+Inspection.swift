@@ -19,7 +19,7 @@ extension DiskFileStore {
 
     /// Every file of the store, at any depth, sorted by path, with its size and modification date.
     ///
-    /// Folders are walked with ``list(in:)``, so temporary files and symbolic links are never listed. A
+    /// Folders are walked with ``FileStoring/list(in:)``, so temporary files and symbolic links are never listed. A
     /// file removed during the walk is left out.
     ///
     /// ```swift
@@ -28,7 +28,7 @@ extension DiskFileStore {
     /// }
     /// ```
     ///
-    /// - Throws: The errors of ``list(in:)`` and ``fileInfo(at:)``.
+    /// - Throws: The errors of ``FileStoring/list(in:)`` and ``fileInfo(at:)``.
     public func allFiles() async throws -> [StoredFileInfo] {
         var files: [StoredFileInfo] = []
         var folders = [""]

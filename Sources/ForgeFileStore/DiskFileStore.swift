@@ -19,7 +19,7 @@ internal import ForgeCore
 /// refuses a link anywhere on the way (`openat2` on Linux 5.6 and later, `O_NOFOLLOW_ANY` on Apple platforms),
 /// else one name at a time (`openat` with `O_NOFOLLOW`). A symbolic link planted in the folder, as a file or as a folder on
 /// the way, makes the call fail with `FailureReason.symbolicLink`: nothing outside the namespace
-/// folder is ever read, written or deleted through it. ``deleteAll()`` removes such a link itself, never
+/// folder is ever read, written or deleted through it. ``FileStoring/deleteAll()`` removes such a link itself, never
 /// what it leads to. The namespace folder itself and the base folder are opened by path, so they may be
 /// links (a symlinked home folder works).
 ///
@@ -32,7 +32,7 @@ internal import ForgeCore
 /// not flushed, so a power loss may lose the most recent ones; with `Durability.flushed` each save
 /// flushes the file before the rename and the folder after. The first store created for a folder in a process
 /// removes, in the background, the temporary files that crashed processes left in any of its folders, the folders
-/// they left empty, and a ``deleteAll()`` that a crash interrupted.
+/// they left empty, and a ``FileStoring/deleteAll()`` that a crash interrupted.
 ///
 /// ## Names on disk
 /// Files keep the names of their path (in Unicode NFC), so the folder is browsable. A file or folder that
@@ -119,75 +119,75 @@ public struct DiskFileStore: Sendable {
     }
 }
 
-extension DiskFileStore: FileStoring {
-    /// Saves `data` at `path` atomically, creating the folders on the way.
-    ///
-    /// Runs on the caller's executor, so a small save from the main actor costs its system calls and no switch of
-    /// threads; data larger than ``largeFileSize`` is written on the concurrent pool instead, so that it never holds
-    /// the caller's actor while it is written.
-    ///
-    /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
-    public nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws {
-        let relative = try RelativePath.file(path)
-        if data.count > Self.largeFileSize {
-            return try await Self.saveOffCaller(data, to: relative, as: path, in: folder, replacing: overwrite)
-        }
-        try Self.save(data, to: relative, as: path, in: folder, replacing: overwrite)
-    }
-
-    /// Returns the contents of the file at `path`.
+extension DiskFileStore: FileStoring, FileBackend {
+    /// The contents of the file at `path`, or nil when none is stored there.
     ///
     /// Runs on the caller's executor, so a small load from the main actor costs its system calls and no switch of
     /// threads; a file larger than ``largeFileSize`` is read on the concurrent pool instead (it is opened again
     /// there), so that it never holds the caller's actor while it is read.
     ///
-    /// - Throws: See ``FileStoring/load(_:)``.
-    public nonisolated(nonsending) func load(_ path: String) async throws -> Data {
-        let relative = try RelativePath.file(path)
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)``.
+    public nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
         do {
-            if let data = try folder.openForReading(at: relative).readAll(ifAtMost: Self.largeFileSize) {
+            if let data = try folder.openForReading(at: path.relative).readAll(ifAtMost: Self.largeFileSize) {
                 return data
             }
+        } catch  where error.isNotFound {
+            return nil
         } catch {
-            throw FileStoreError(error, operation: .read, path: path)
+            throw FileStoreError(error, operation: .read, path: path.string)
         }
-        return try await Self.loadOffCaller(relative, as: path, in: folder)
+        return try await Self.loadOffCaller(path.relative, in: folder)
     }
 
-    /// Returns true when a regular file is stored at `path`.
-    public func exists(_ path: String) -> Bool {
-        guard let relative = try? RelativePath.file(path) else { return false }
-        return (try? folder.status(of: relative.name, in: relative.folders))?.kind == .file
-    }
-
-    /// Deletes the file at `path`, and the folders this leaves empty.
+    /// Writes `data` at `path` atomically, creating the folders on the way.
     ///
-    /// - Throws: See ``FileStoring/delete(_:)``.
-    public nonisolated(nonsending) func delete(_ path: String) async throws {
-        let relative = try RelativePath.file(path)
+    /// Runs on the caller's executor, so a small save from the main actor costs its system calls and no switch of
+    /// threads; data larger than ``largeFileSize`` is written on the concurrent pool instead, so that it never holds
+    /// the caller's actor while it is written.
+    ///
+    /// - Throws: ``FileStoreError/alreadyExists(path:)`` or ``FileStoreError/writeFailed(path:reason:)``.
+    public nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+        if data.count > Self.largeFileSize {
+            return try await Self.writeOffCaller(data, at: path.relative, in: folder, replacing: replacing)
+        }
+        try Self.write(data, at: path.relative, in: folder, replacing: replacing)
+    }
+
+    /// Removes the file at `path`, and the folders this leaves empty; false when none is stored there.
+    ///
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)``.
+    public func removeFile(at path: StoredFilePath) throws -> Bool {
         do {
-            try folder.remove(relative.name, in: relative.folders, regularFilesOnly: true)
+            try folder.remove(path.relative.name, in: path.relative.folders, regularFilesOnly: true)
+            return true
+        } catch  where error.isNotFound {
+            return false
         } catch {
-            throw FileStoreError(error, operation: .delete, path: path)
+            throw FileStoreError(error, operation: .delete, path: path.string)
         }
     }
 
-    /// Returns the files and sub-folders directly in `folder`, sorted; sub-folders end in `/`.
+    /// Whether a regular file is stored at `path`.
+    public func hasFile(at path: StoredFilePath) -> Bool {
+        (try? folder.status(of: path.relative.name, in: path.relative.folders))?.kind == .file
+    }
+
+    /// The names of the files and sub-folders directly in `folder`, in NFC; sub-folders end in `/`.
+    ///
+    /// Temporary files, symbolic links, other kinds of file and names no path can name are left out.
     ///
     /// One `readdir` pass over the folder, with no `stat` per entry on file systems that report each
     /// entry's kind.
     ///
-    /// - Throws: See ``FileStoring/list(in:)``.
-    public nonisolated(nonsending) func list(in folder: String) async throws -> [String] {
-        let relative = try RelativePath.folder(folder)
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)``.
+    public func entryNames(in folder: StoredFilePath) throws -> [String] {
         let entries: [FolderEntry]
         do {
-            entries = try self.folder.list(in: relative.components[...])
+            entries = try self.folder.list(in: folder.relative.components[...])
         } catch {
-            throw FileStoreError(error, operation: .list, path: folder)
+            throw FileStoreError(error, operation: .list, path: folder.string)
         }
-        // Sorted by name (with the `/` of folders) before the common folder prefix is added: the same order,
-        // on short names that compare faster.
         var names: [String] = []
         names.reserveCapacity(entries.count)
         for entry in entries {
@@ -197,17 +197,16 @@ extension DiskFileStore: FileStoring {
             case .symbolicLink, .other: continue
             }
         }
-        names.sort()
-        return relative.isRoot ? names : names.map { relative.appending($0) }
+        return names
     }
 
-    /// Deletes the namespace folder and everything in it, at once; other namespaces are untouched.
+    /// Removes the namespace folder and everything in it, at once; other namespaces are untouched.
     ///
     /// The folder is first renamed to a hidden name, so readers see all of it vanish at once. The removal runs on the
     /// concurrent pool, never on the caller's actor: its cost grows with the store.
     ///
-    /// - Throws: See ``FileStoring/deleteAll()``.
-    @concurrent public func deleteAll() async throws {
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` with an empty path.
+    @concurrent public func removeAll() async throws {
         do {
             try folder.removeAll()
         } catch {
@@ -220,8 +219,8 @@ extension DiskFileStore: FileStoring {
     ///
     /// Runs on the concurrent pool, never on the caller's actor: its cost grows with the store.
     ///
-    /// - Throws: See ``FileStoring/totalSize()``.
-    @concurrent public func totalSize() async throws -> Int {
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)`` with an empty path.
+    @concurrent public func storedSize() async throws -> Int {
         do {
             return try folder.totalSize()
         } catch {
@@ -233,50 +232,49 @@ extension DiskFileStore: FileStoring {
 // MARK: Large files
 
 extension DiskFileStore {
-    /// The size, in bytes, above which ``load(_:)`` and ``save(_:to:overwrite:)`` leave the caller's executor for the
-    /// concurrent pool: 1 MiB.
+    /// The size, in bytes, above which ``contents(at:)`` and ``write(_:at:replacing:)`` (so ``FileStoring/load(_:)`` and
+    /// ``FileStoring/save(_:to:overwrite:)``) leave the caller's executor for the concurrent pool: 1 MiB.
     ///
     /// Below it, switching threads twice costs more than the I/O (tens of microseconds from the main actor against a
     /// few for a small file); above it, the copy takes long enough to hold up an app's main actor, so it runs
     /// elsewhere.
     public static let largeFileSize = 1 << 20
 
-    /// Writes `data` at `relative` atomically, with the store's errors, which name the path as the caller gave it.
-    private static func save(
+    /// Writes `data` at `relative` atomically, with the store's errors.
+    private static func write(
         _ data: Data,
-        to relative: RelativePath,
-        as path: String,
+        at relative: RelativePath,
         in folder: StoreFolder,
         replacing: Bool
     ) throws(FileStoreError) {
         do {
             try folder.write(data, as: relative.name, in: relative.folders, replacing: replacing)
         } catch {
-            throw FileStoreError(error, operation: .write, path: path)
+            throw FileStoreError(error, operation: .write, path: relative.string)
         }
     }
 
-    /// ``save(_:to:as:in:replacing:)`` on the concurrent pool, for data larger than ``largeFileSize``.
-    @concurrent private static func saveOffCaller(
+    /// ``write(_:at:in:replacing:)`` on the concurrent pool, for data larger than ``largeFileSize``.
+    @concurrent private static func writeOffCaller(
         _ data: Data,
-        to relative: RelativePath,
-        as path: String,
+        at relative: RelativePath,
         in folder: StoreFolder,
         replacing: Bool
     ) async throws(FileStoreError) {
-        try save(data, to: relative, as: path, in: folder, replacing: replacing)
+        try write(data, at: relative, in: folder, replacing: replacing)
     }
 
-    /// Reads the whole file at `relative` on the concurrent pool, for a file larger than ``largeFileSize``.
-    @concurrent private static func loadOffCaller(
-        _ relative: RelativePath,
-        as path: String,
-        in folder: StoreFolder
-    ) async throws(FileStoreError) -> Data {
+    /// Reads the whole file at `relative` on the concurrent pool, for a file larger than ``largeFileSize``; nil when
+    /// it is gone.
+    @concurrent private static func loadOffCaller(_ relative: RelativePath, in folder: StoreFolder)
+        async throws(FileStoreError) -> Data?
+    {
         do {
             return try folder.read(at: relative)
+        } catch  where error.isNotFound {
+            return nil
         } catch {
-            throw FileStoreError(error, operation: .read, path: path)
+            throw FileStoreError(error, operation: .read, path: relative.string)
         }
     }
 }

@@ -10,6 +10,9 @@
 /// var iterator = changes.makeAsyncIterator()
 /// let first = await iterator.next()   // .created("inbox/note.txt")
 /// ```
+///
+/// ``AsyncFileChangeObserving`` is the same capability for ``AsyncFileStoring``: both stores conform to it with the
+/// same `changes(in:)`.
 public protocol FileChangeObserving: FileStoring {
     /// A stream of the changes to the files in `folder` and the folders beneath it, at any depth, from the moment
     /// of the call.

@@ -1,4 +1,3 @@
-internal import ForgeCore
 internal import Foundation
 
 extension FileStoring {
@@ -22,13 +21,7 @@ extension FileStoring {
         to path: String,
         overwrite: Bool = true
     ) async throws {
-        let data: Data
-        do {
-            data = try JSONCodec.encode(value)
-        } catch {
-            throw FileStoreError.encodingFailed(path: path, underlying: String(describing: error))
-        }
-        try await save(data, to: path, overwrite: overwrite)
+        try await save(FileJSON.encode(value, for: path), to: path, overwrite: overwrite)
     }
 
     /// Loads the file at `path` and decodes it from JSON.
@@ -48,7 +41,7 @@ extension FileStoring {
         async throws
         -> Value
     {
-        try Self.decode(from: try await load(path), path: path)
+        try FileJSON.decode(type, from: await load(path), at: path)
     }
 
     /// Loads the file at `path` and decodes it from JSON, or returns nil when no file is stored there.
@@ -72,23 +65,6 @@ extension FileStoring {
     ) async throws
         -> Value?
     {
-        let data: Data
-        do {
-            data = try await load(path)
-        } catch FileStoreError.notFound {
-            return nil
-        }
-        // Decoded as `Value`, not as the `Value?` returned: a file holding `null` is not a `Value`.
-        let value: Value = try Self.decode(from: data, path: path)
-        return value
-    }
-
-    /// Decodes a `Value` from `data`, the contents of `path`.
-    private static func decode<Value: Decodable>(from data: Data, path: String) throws -> Value {
-        do {
-            return try JSONCodec.decode(Value.self, from: data)
-        } catch {
-            throw FileStoreError.decodingFailed(path: path, underlying: String(describing: error))
-        }
+        try await FileJSON.decodeIfFound(type, at: path) { try await load(path) }
     }
 }

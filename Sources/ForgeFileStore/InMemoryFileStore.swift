@@ -4,10 +4,10 @@ internal import ForgeCore
 /// A dictionary-backed ``FileStoring`` for tests and previews: no disk I/O, thread-safe, and faithful.
 ///
 /// Faithful means it behaves as ``DiskFileStore`` does, which the package's behaviour suite checks by
-/// running the same tests against both: the same paths are refused with the same
-/// ``FileStoreError/invalidPath(path:reason:)``, folders are implicit in the same way (a path cannot be a
-/// file and a folder at once, and a folder goes away with its last file), ``list(in:)`` shows the same
-/// entries in the same order, and ``totalSize()`` counts the same bytes. Files live as long as the instance.
+/// running the same tests against both. Both are built on ``FileBackend``, so the paths they refuse, the errors
+/// they throw and the order they list in are one code; below it, folders are implicit in the same way (a path
+/// cannot be a file and a folder at once, and a folder goes away with its last file), and ``FileStoring/totalSize()`` counts
+/// the same bytes. Files live as long as the instance.
 ///
 /// ```swift
 /// let files = InMemoryFileStore()
@@ -73,108 +73,110 @@ extension InMemoryFileStore {
     /// An operation fails with it as ``DiskFileStore`` fails (`InjectedFault.fail`): the `FileSystemError` of
     /// the disk call, through the store family's one mapping (`FileStoreError(_:operation:path:)`). A plain
     /// store has no instrument and never fails.
-    private func report(_ operation: StoreOperation, _ path: String?) -> InjectedFault? {
-        instrument?.begin(operation, target: path)
+    private func report(_ operation: StoreOperation, _ path: StoredFilePath?) -> InjectedFault? {
+        instrument?.begin(operation, target: path?.string)
     }
 }
 
-extension InMemoryFileStore: FileStoring {
-    /// Saves `data` at `path`.
+extension InMemoryFileStore: FileStoring, FileBackend {
+    /// The contents of the file at `path`, or nil.
     ///
-    /// - Throws: See ``FileStoring/save(_:to:overwrite:)``.
-    public nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws {
-        let relative = try RelativePath.file(path)
-        try report(.write, path)?.fail(.open, path) { FileStoreError($0, operation: .write, path: path) }
-        let ancestors = relative.ancestors
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when `path` is a folder or a test's fault fails the
+    ///   read; a fault that damages data returns the first half of the file, as a torn copy on disk would read.
+    public func contents(at path: StoredFilePath) throws -> Data? {
+        let fault = report(.read, path)
+        let isCorrupt = fault?.isCorruptData == true
+        if !isCorrupt {
+            try fault?.fail(.open, path.string) { FileStoreError($0, operation: .read, path: path.string) }
+        }
+        return try state.withLock { state in
+            if let data = state.files[path.string] { return isCorrupt ? data.prefix(data.count / 2) : data }
+            if state.folders[path.string] != nil {
+                throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
+            }
+            return nil
+        }
+    }
+
+    /// Stores `data` at `path`, and tells the streams of changes.
+    ///
+    /// - Throws: ``FileStoreError/alreadyExists(path:)``, or ``FileStoreError/writeFailed(path:reason:)`` when `path`
+    ///   is a folder, a folder on its way is a file, or a test's fault fails the write.
+    public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) throws {
+        let key = path.string
+        try report(.write, path)?.fail(.open, key) { FileStoreError($0, operation: .write, path: key) }
+        let ancestors = path.enclosingFolders
         try state.withLock { state in
             if ancestors.contains(where: { state.files[$0] != nil }) {
-                throw FileStoreError.writeFailed(path: path, reason: .parentIsFile)
+                throw FileStoreError.writeFailed(path: key, reason: .parentIsFile)
             }
-            if state.folders[relative.string] != nil {
-                throw FileStoreError.writeFailed(path: path, reason: .isFolder)
-            }
-            if let old = state.files[relative.string] {
-                guard overwrite else { throw FileStoreError.alreadyExists(path: path) }
+            if state.folders[key] != nil { throw FileStoreError.writeFailed(path: key, reason: .isFolder) }
+            if let old = state.files[key] {
+                guard replacing else { throw FileStoreError.alreadyExists(path: key) }
                 state.totalSize -= old.count
-                state.tell(.modified(relative.string))
+                state.tell(.modified(key))
             } else {
                 for ancestor in ancestors { state.folders[ancestor, default: 0] += 1 }
-                state.tell(.created(relative.string))
+                state.tell(.created(key))
             }
-            state.files[relative.string] = data
+            state.files[key] = data
             state.totalSize += data.count
         }
     }
 
-    /// Returns the contents of the file at `path`.
+    /// Removes the file at `path`, and tells the streams of changes; false when there is none.
     ///
-    /// - Throws: See ``FileStoring/load(_:)``.
-    public nonisolated(nonsending) func load(_ path: String) async throws -> Data {
-        let relative = try RelativePath.file(path)
-        // Damaged bytes read as a torn copy, as on disk; any other fault fails the read.
-        let fault = report(.read, path)
-        let isCorrupt = fault?.isCorruptData == true
-        if !isCorrupt { try fault?.fail(.open, path) { FileStoreError($0, operation: .read, path: path) } }
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when `path` is a folder or a test's fault fails the
+    ///   removal.
+    public func removeFile(at path: StoredFilePath) throws -> Bool {
+        let key = path.string
+        try report(.delete, path)?.fail(.remove, key) { FileStoreError($0, operation: .delete, path: key) }
+        let ancestors = path.enclosingFolders
         return try state.withLock { state in
-            if let data = state.files[relative.string] { return isCorrupt ? data.prefix(data.count / 2) : data }
-            if state.folders[relative.string] != nil { throw FileStoreError.readFailed(path: path, reason: .isFolder) }
-            throw FileStoreError.notFound(path: path)
-        }
-    }
-
-    /// Returns true when a file is stored at `path`.
-    public func exists(_ path: String) -> Bool {
-        guard let relative = try? RelativePath.file(path) else { return false }
-        if report(.exists, path)?.hidesItems == true { return false }
-        return state.withLock { $0.files[relative.string] != nil }
-    }
-
-    /// Deletes the file at `path`, and the folders this leaves empty.
-    ///
-    /// - Throws: See ``FileStoring/delete(_:)``.
-    public nonisolated(nonsending) func delete(_ path: String) async throws {
-        let relative = try RelativePath.file(path)
-        try report(.delete, path)?.fail(.remove, path) { FileStoreError($0, operation: .delete, path: path) }
-        let ancestors = relative.ancestors
-        try state.withLock { state in
-            guard let old = state.files.removeValue(forKey: relative.string) else {
-                if state.folders[relative.string] != nil {
-                    throw FileStoreError.deleteFailed(path: path, reason: .isFolder)
-                }
-                throw FileStoreError.notFound(path: path)
+            guard let old = state.files.removeValue(forKey: key) else {
+                if state.folders[key] != nil { throw FileStoreError.deleteFailed(path: key, reason: .isFolder) }
+                return false
             }
             state.totalSize -= old.count
             for ancestor in ancestors {
                 let remaining = (state.folders[ancestor] ?? 1) - 1
                 state.folders[ancestor] = remaining > 0 ? remaining : nil
             }
-            state.tell(.deleted(relative.string))
+            state.tell(.deleted(key))
+            return true
         }
     }
 
-    /// Returns the files and sub-folders directly in `folder`, sorted; sub-folders end in `/`.
+    /// Whether a file is stored at `path`; false when a test's fault hides it.
+    public func hasFile(at path: StoredFilePath) -> Bool {
+        if report(.exists, path)?.hidesItems == true { return false }
+        return state.withLock { $0.files[path.string] != nil }
+    }
+
+    /// The names of the files and sub-folders directly in `folder`; sub-folders end in `/`.
     ///
-    /// - Throws: See ``FileStoring/list(in:)``.
-    public nonisolated(nonsending) func list(in folder: String) async throws -> [String] {
-        let relative = try RelativePath.folder(folder)
-        try report(.list, folder)?.fail(.list, folder) { FileStoreError($0, operation: .list, path: folder) }
-        let prefix = relative.isRoot ? "" : relative.string + "/"
-        let prefixLength = prefix.utf8.count
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)`` when a test's fault fails the listing.
+    public func entryNames(in folder: StoredFilePath) throws -> [String] {
+        let key = folder.string
+        try report(.list, folder)?.fail(.list, key) { FileStoreError($0, operation: .list, path: key) }
+        let prefix = key.isEmpty ? "" : key + "/"
         let paths = state.withLock { Array($0.files.keys) }
-        var entries = Set<String>()
+        var names = Set<String>()
         for path in paths where path.utf8.starts(with: prefix.utf8) {
-            let rest = path.utf8.dropFirst(prefixLength)
+            let rest = path.utf8.dropFirst(prefix.utf8.count)
             if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
-                entries.insert(String(decoding: path.utf8[..<slash], as: UTF8.self) + "/")
+                names.insert(String(decoding: rest[..<slash], as: UTF8.self) + "/")
             } else {
-                entries.insert(path)
+                names.insert(String(decoding: rest, as: UTF8.self))
             }
         }
-        return entries.sorted()
+        return Array(names)
     }
 
-    /// Deletes every file; the streams of changes are told of each, in path order.
-    public nonisolated(nonsending) func deleteAll() async throws {
+    /// Removes every file; the streams of changes are told of each, in path order.
+    ///
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when a test's fault fails it.
+    public func removeAll() throws {
         try report(.deleteAll, nil)?.fail(.remove, "") { FileStoreError($0, operation: .deleteAll, path: "") }
         state.withLock { state in
             let deleted = state.files.keys.sorted()
@@ -186,7 +188,9 @@ extension InMemoryFileStore: FileStoring {
     }
 
     /// The sum of the sizes of the stored files.
-    public nonisolated(nonsending) func totalSize() async throws -> Int {
+    ///
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)`` when a test's fault fails it.
+    public func storedSize() throws -> Int {
         try report(.list, nil)?.fail(.list, "") { FileStoreError($0, operation: .list, path: "") }
         return state.withLock { $0.totalSize }
     }

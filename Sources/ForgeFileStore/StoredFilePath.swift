@@ -2,9 +2,9 @@ internal import ForgeCore
 
 /// A path checked by the rules every ``FileStoring`` store applies, in the canonical spelling stores keep it in.
 ///
-/// ``DiskFileStore`` and ``InMemoryFileStore`` check every path this way; a store of another backing (a database,
-/// an object store) checks its paths with it too, so that it refuses the same paths with the same error and names
-/// one file by every canonically equivalent spelling:
+/// Every store checks its paths this way: the typed API of ``FileStoring`` and ``AsyncFileStoring`` checks each path
+/// it is given and hands a ``FileBackend`` or an ``AsyncFileBackend`` the checked value, so that every store refuses
+/// the same paths with the same error and names one file by every canonically equivalent spelling:
 ///
 /// ```swift
 /// let path = try StoredFilePath(validating: "docs/caf\u{65}\u{301}.txt")
@@ -18,7 +18,7 @@ internal import ForgeCore
 /// the form ``DiskFileStore`` reserves for its temporary files.
 public struct StoredFilePath: Sendable, Hashable {
     /// The checked path, shared with the library's own stores.
-    private let relative: RelativePath
+    let relative: RelativePath
 
     /// The longest path, in UTF-8 bytes of its canonical spelling, that is accepted.
     public static var maximumLength: Int { RelativePath.maximumLength }

@@ -7,8 +7,8 @@ import Testing
 /// the store has them.
 @Suite("AsyncFileStoring behaviour")
 struct AsyncFileStoringBehaviourTests {
-    @Test(arguments: FileBackend.allCases, AsyncFileStoringConformance.checks)
-    func everyStoreBehavesAlike(backend: FileBackend, check: AsyncFileStoringConformance.Check) async throws {
+    @Test(arguments: FileStoreKind.allCases, AsyncFileStoringConformance.checks)
+    func everyStoreBehavesAlike(backend: FileStoreKind, check: AsyncFileStoringConformance.Check) async throws {
         try await backend.withAsyncSubject { subject in
             try await check.run(on: subject)
         }

@@ -12,7 +12,7 @@ struct FileChangeStreamTests {
     /// Runs `body` with a fresh store of `backend` and a second handle on the same files (the store itself in
     /// memory), then removes what was stored.
     private func withStores(
-        _ backend: FileBackend,
+        _ backend: FileStoreKind,
         _ body: (_ store: any FileChangeObserving, _ other: any FileStoring) async throws -> Void
     ) async throws {
         switch backend {
@@ -29,8 +29,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func savesAndDeletesAreToldAsCreatedModifiedAndDeleted(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func savesAndDeletesAreToldAsCreatedModifiedAndDeleted(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             let changes = StreamReader(try store.changes(in: ""))
             try await other.save(Data("1".utf8), to: "a.txt")
@@ -50,8 +50,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func aFolderStreamTellsOfItsFilesAtAnyDepthAndOfNothingElse(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func aFolderStreamTellsOfItsFilesAtAnyDepthAndOfNothingElse(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             let changes = StreamReader(try store.changes(in: "docs/"))
             try await other.save(Data("x".utf8), to: "docs-old/a.txt")
@@ -63,8 +63,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func deleteAllTellsOfEveryFileInPathOrder(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func deleteAllTellsOfEveryFileInPathOrder(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             for path in ["b.txt", "a/z.txt", "a/b/c.txt"] { try await other.save(Data("x".utf8), to: path) }
             let changes = StreamReader(try store.changes(in: ""))
@@ -78,8 +78,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func aFolderThatDoesNotExistYetIsObserved(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func aFolderThatDoesNotExistYetIsObserved(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             let changes = StreamReader(try store.changes(in: "later/deeper"))
             try await other.save(Data("x".utf8), to: "later/deeper/file.txt")
@@ -87,8 +87,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func failedCallsTellNothing(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func failedCallsTellNothing(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             try await other.save(Data("x".utf8), to: "a.txt")
             let changes = StreamReader(try store.changes(in: ""))
@@ -102,8 +102,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func anInvalidFolderIsRefusedWithTheStoresPathError(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func anInvalidFolderIsRefusedWithTheStoresPathError(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, _ in
             for folder in ["/abs", "a/../b", "a//b"] {
                 let error = #expect(throws: FileStoreError.self) { _ = try store.changes(in: folder) }
@@ -115,8 +115,8 @@ struct FileChangeStreamTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func everyStreamOfAFolderIsToldEvenWhenAnotherEnded(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func everyStreamOfAFolderIsToldEvenWhenAnotherEnded(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             let first = StreamReader(try store.changes(in: ""))
             _ = try store.changes(in: "")  // released at once, which ends it
@@ -129,8 +129,8 @@ struct FileChangeStreamTests {
 }
 
 extension FileChangeStreamTests {
-    @Test(arguments: FileBackend.allCases)
-    func aStreamOnAPathThatIsAFileTellsOfNothing(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func aStreamOnAPathThatIsAFileTellsOfNothing(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             try await other.save(Data("x".utf8), to: "a.txt")
             let onFile = StreamReader(try store.changes(in: "a.txt"))
@@ -148,8 +148,8 @@ extension FileChangeStreamTests {
 
 extension FileChangeStreamTests {
     /// A wait that found nothing leaves the stream running: the reader still gets what comes after.
-    @Test(arguments: FileBackend.allCases)
-    func aStreamThatToldNothingOfANeighbouringFolderStillTellsOfItsOwn(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func aStreamThatToldNothingOfANeighbouringFolderStillTellsOfItsOwn(backend: FileStoreKind) async throws {
         try await withStores(backend) { store, other in
             let changes = StreamReader(try store.changes(in: "docs"))
             try await other.save(Data("x".utf8), to: "docs-old/a.txt")

@@ -15,8 +15,8 @@ struct FileStoreCallerExecutorTests {
     /// A file larger than ``DiskFileStore/largeFileSize``.
     static let large = Data(repeating: 9, count: DiskFileStore.largeFileSize + 1)
 
-    @Test(arguments: FileBackend.allCases)
-    func smallReadsAndWritesRunOnTheCaller(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func smallReadsAndWritesRunOnTheCaller(backend: FileStoreKind) async throws {
         try await backend.withSubject { subject in
             let store = subject.store
             let caller = CallerActor()

@@ -7,8 +7,8 @@ import Testing
 /// each store the package ships, with a second handle and a neighbour where the store has them.
 @Suite("FileStoring behaviour")
 struct FileStoringBehaviourTests {
-    @Test(arguments: FileBackend.allCases, FileStoringConformance.checks)
-    func everyStoreBehavesAlike(backend: FileBackend, check: FileStoringConformance.Check) async throws {
+    @Test(arguments: FileStoreKind.allCases, FileStoringConformance.checks)
+    func everyStoreBehavesAlike(backend: FileStoreKind, check: FileStoringConformance.Check) async throws {
         try await backend.withSubject { subject in
             try await check.run(on: subject)
         }
@@ -17,8 +17,8 @@ struct FileStoringBehaviourTests {
     /// What the public suite leaves to each store, as the shipped stores do it: the temporary files' name form is
     /// refused (a save must never write over the store's own temporary file), other names that look like it are
     /// not, and the reason of a refusal names the rule broken.
-    @Test(arguments: FileBackend.allCases)
-    func theShippedStoresReserveTheirTemporaryNamesAndSayWhyAPathIsRefused(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func theShippedStoresReserveTheirTemporaryNamesAndSayWhyAPathIsRefused(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             for path in [".x.forge-tmp-123-abc", "docs/.x.forge-tmp-123-abc"] {
                 let error = await #expect(throws: FileStoreError.self) {

@@ -16,8 +16,8 @@ struct FileStoringConcurrencyTests {
         data.count == 4_096 && Set(data).count == 1
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func mixedCallsFromManyTasksReadOnlyWholeFiles(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func mixedCallsFromManyTasksReadOnlyWholeFiles(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             let paths = ["a.bin", "docs/b.bin", "docs/c.bin", "docs/deep/d.bin", "e/f/g/h.bin"]
             try await withThrowingTaskGroup(of: Void.self) { group in

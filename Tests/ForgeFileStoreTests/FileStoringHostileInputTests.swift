@@ -52,8 +52,8 @@ struct FileStoringHostileInputTests {
         #expect(memory.contains { $0 == nil } && memory.contains { $0 == "invalidPath" })
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func generatedPathsNeverCollideAndEachLoadsItsOwnFile(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func generatedPathsNeverCollideAndEachLoadsItsOwnFile(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             // Keyed as Swift compares strings: canonically equivalent spellings are one path by design.
             var model: [String: Data] = [:]
@@ -102,8 +102,8 @@ struct FileStoringHostileInputTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func damagedJSONFilesAreTypedDecodingErrorsAndTheNextSaveRepairsThem(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func damagedJSONFilesAreTypedDecodingErrorsAndTheNextSaveRepairsThem(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             let value = ["theme": "dark", "font": "Menlo"]
             try await store.saveJSON(value, to: "settings.json")

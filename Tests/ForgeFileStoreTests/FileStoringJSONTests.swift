@@ -10,8 +10,8 @@ struct UserProfile: Codable, Equatable {
 /// The JSON conveniences, run against each store the package ships.
 @Suite("FileStoring JSON")
 struct FileStoringJSONTests {
-    @Test(arguments: FileBackend.allCases)
-    func saveAndLoadJSON(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func saveAndLoadJSON(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             let profile = UserProfile(name: "Stefan", email: "s@example.com")
             try await store.saveJSON(profile, to: "profile.json")
@@ -23,8 +23,8 @@ struct FileStoringJSONTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func loadJSONIfExistsReturnsNilForAMissingFile(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func loadJSONIfExistsReturnsNilForAMissingFile(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             let result: UserProfile? = try await store.loadJSONIfExists("missing.json")
             #expect(result == nil)
@@ -33,8 +33,8 @@ struct FileStoringJSONTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func corruptJSONIsAnErrorNotNil(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func corruptJSONIsAnErrorNotNil(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             try await store.save(Data("{\"name\": \"trunc".utf8), to: "profile.json")
             await #expect {
@@ -52,8 +52,8 @@ struct FileStoringJSONTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func aValueThatCannotBeEncodedWritesNothing(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func aValueThatCannotBeEncodedWritesNothing(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             try await store.saveJSON([1.5], to: "numbers.json")
             await #expect {
@@ -66,8 +66,8 @@ struct FileStoringJSONTests {
         }
     }
 
-    @Test(arguments: FileBackend.allCases)
-    func saveJSONWithoutOverwriteKeepsTheExistingFile(backend: FileBackend) async throws {
+    @Test(arguments: FileStoreKind.allCases)
+    func saveJSONWithoutOverwriteKeepsTheExistingFile(backend: FileStoreKind) async throws {
         try await backend.withStore { store in
             try await store.saveJSON(1, to: "n.json")
             await #expect(throws: FileStoreError.alreadyExists(path: "n.json")) {

@@ -1,7 +1,7 @@
 internal import ForgeFileStore
 
-/// A ``PostgresFileStore`` operation, which names the error its failure throws: the path as the caller gave it, or
-/// an empty path for the whole store.
+/// A ``PostgresFileStore`` operation, which names the error its failure throws: the path's canonical spelling (the
+/// typed API names the caller's spelling in its place), or an empty path for the whole store.
 enum FileOperation: Sendable {
     case read(String)
     case write(String)

@@ -69,7 +69,7 @@ extension PostgresFileStore {
     /// The text the namespace's advisory lock is keyed by (through `hashtextextended`).
     var namespaceLockKey: String { "forge_files:\(tableName)\n\(storedNamespace)" }
 
-    /// Takes, until the transaction ends, the namespace's lock shared (``deleteAll()`` takes it alone) and the lock of
+    /// Takes, until the transaction ends, the namespace's lock shared (``removeAll()`` takes it alone) and the lock of
     /// `file`'s top folder alone: every path that can conflict with `file` (itself, the folders on its way, the files
     /// beneath it) has the same top folder.
     func lockTopFolder(of file: StoredFilePath, on connection: PostgresConnection) async throws {
@@ -152,11 +152,9 @@ extension PostgresFileStore {
 
     /// The content of the file at `file`, checked to add up, or nil when no file is stored there.
     ///
-    /// - Throws: `FileStoreError/readFailed(path:reason:)` naming `path` when the chunks do not make
-    ///   the stored size (rows other SQL wrote or removed).
-    func storedContent(of file: StoredFilePath, path: String, on connection: PostgresConnection) async throws
-        -> StoredContent?
-    {
+    /// - Throws: `FileStoreError/readFailed(path:reason:)` when the chunks do not make the stored size (rows other
+    ///   SQL wrote or removed).
+    func storedContent(of file: StoredFilePath, on connection: PostgresConnection) async throws -> StoredContent? {
         let query: PostgresQuery = """
             SELECT f.size, f.content_id, count(c.chunk_index), coalesce(sum(octet_length(c.data)), 0)::bigint, \
             coalesce(min(c.chunk_index), 0), coalesce(max(c.chunk_index), -1)
@@ -172,7 +170,7 @@ extension PostgresFileStore {
             let numbered = count == 0 ? last == -1 : first == 0 && Int64(last) == count - 1
             guard size >= 0, size == bytes, numbered, let size = Int(exactly: size) else {
                 throw FileStoreError.readFailed(
-                    path: path,
+                    path: file.string,
                     reason: .other(
                         "the stored file is damaged: its size is \(size) bytes, and its \(count) chunks, numbered "
                             + "\(first) to \(last), hold \(bytes) bytes"
@@ -186,8 +184,10 @@ extension PostgresFileStore {
 
     /// Reads `content`'s chunks one by one into one `Data` whose capacity is reserved from the stored size.
     ///
-    /// - Throws: `FileStoreError/readFailed(path:reason:)` naming `path` when a chunk is missing.
-    func readChunks(of content: StoredContent, path: String, on connection: PostgresConnection) async throws -> Data {
+    /// - Throws: `FileStoreError/readFailed(path:reason:)` naming `file` when a chunk is missing.
+    func readChunks(of content: StoredContent, file: StoredFilePath, on connection: PostgresConnection) async throws
+        -> Data
+    {
         var data = Data()
         data.reserveCapacity(content.size)
         for index in 0..<Int32(content.chunkCount) {
@@ -196,7 +196,7 @@ extension PostgresFileStore {
                 """
             guard let chunk = try await single(ByteBuffer.self, query, on: connection) else {
                 throw FileStoreError.readFailed(
-                    path: path,
+                    path: file.string,
                     reason: .other("chunk \(index) of the stored file is missing")
                 )
             }

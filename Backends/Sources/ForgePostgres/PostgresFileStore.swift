@@ -18,18 +18,18 @@ public import PostgresNIO
 /// }
 /// ```
 ///
-/// It behaves as `DiskFileStore` does: the same path rules (checked by
-/// `StoredFilePath`, paths kept in their canonical NFC spelling), implicit folders, a path never a file
-/// and a folder at once, the same listing order and the same `FileStoreError` for the same situation,
-/// each naming the path as given.
+/// It is an `AsyncFileBackend`, so its `AsyncFileStoring` API is the library's, as `DiskFileStore`'s is: the same path
+/// rules (paths kept in their canonical NFC spelling), the same listing order and the same `FileStoreError` for the
+/// same situation, each naming the path as given. Below it, folders are implicit and a path is never a file and a
+/// folder at once, as on disk.
 ///
 /// ## The tables
 /// Two tables, created on first use or by ``prepare()``: ``tableName`` (`forge_files` unless told) holds a row per
 /// file, `(namespace_hash, namespace, path, size, content_id)`, and `<tableName>_chunks` holds the content,
 /// `(content_id, chunk_index, data)`, in rows of 1 MiB. Namespaces are stored as the key-value store
 /// stores them (canonical, `\` and NUL escaped) and found by their SHA-256, since a B-tree entry holds at most 2,704
-/// bytes. Stores on one table under different namespaces share nothing. ``list(in:)`` and ``totalSize()`` are
-/// computed by the server, over the range of paths under the folder.
+/// bytes. Stores on one table under different namespaces share nothing. `list(in:)` and `totalSize()`
+/// (``entryNames(in:)`` and ``storedSize()``) are computed by the server, over the range of paths under the folder.
 ///
 /// ## Atomicity
 /// A save is one transaction: it writes the new content under a new `content_id`, points the file's row at it and
@@ -39,7 +39,8 @@ public import PostgresNIO
 /// on its way is a file, and that a file is there for `overwrite: false`, are serialised by a transaction-scoped
 /// advisory lock per top folder of each namespace (all of `docs/…` in one, `notes/…` in another), so that of two
 /// conflicting saves one sees the other's result; saves under different top folders never wait for each other.
-/// ``delete(_:)`` takes the same lock, and ``deleteAll()`` one on the whole namespace.
+/// `delete(_:)` (``removeFile(at:)``) takes the same lock, and `deleteAll()` (``removeAll()``) one on the whole
+/// namespace.
 ///
 /// ## Memory
 /// A save holds the caller's `Data` and the one chunk being sent; a load builds one `Data`, its capacity reserved from
@@ -47,7 +48,7 @@ public import PostgresNIO
 ///
 /// ## Failures
 /// A failure of the server or of the connection throws the operation's `FileStoreError` case with a
-/// `FailureReason` naming what failed, ``exists(_:)`` included. When no connection can be had within
+/// `FailureReason` naming what failed, `exists(_:)` included. When no connection can be had within
 /// ``connectionWait`` (the server is down, the pool is busy), the call fails rather than wait. A row that other SQL
 /// wrote and that the store cannot read (content that does not add up to its size, a path that breaks the rules)
 /// fails the read with a typed error too.
@@ -117,131 +118,118 @@ public struct PostgresFileStore: Sendable {
     }
 }
 
-extension PostgresFileStore {
-    /// Saves `data` at `path`, replacing any file stored there, as `FileStoring`'s `save(_:to:)` does.
+extension PostgresFileStore: AsyncFileStoring, AsyncFileBackend {
+    /// The contents of the file at `path`, read chunk by chunk in one snapshot; nil when no file is stored there.
     ///
-    /// - Throws: See ``save(_:to:overwrite:)``.
-    public func save(_ data: Data, to path: String) async throws {
-        try await save(data, to: path, overwrite: true)
+    /// - Throws: `FileStoreError/readFailed(path:reason:)`, also when `path` is a folder and when the stored content
+    ///   does not add up to its size.
+    public func contents(at path: StoredFilePath) async throws -> Data? {
+        try await perform(.read(path.string)) { [self] connection in
+            try await inTransaction(connection) { connection -> Data? in
+                _ = try await connection.query(
+                    "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+                    logger: ConnectionLease.logger
+                )
+                guard let stored = try await storedContent(of: path, on: connection) else {
+                    if try await isFolder(path, on: connection) {
+                        throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
+                    }
+                    return nil
+                }
+                return try await readChunks(of: stored, file: path, on: connection)
+            }
+        }
     }
-}
 
-extension PostgresFileStore: AsyncFileStoring {
-    /// Saves `data` at `path` in one transaction, creating the folders on the way.
+    /// Stores `data` at `path` in one transaction.
     ///
-    /// - Throws: See `FileStoring/save(_:to:overwrite:)`; what was stored at `path` is kept.
-    public func save(_ data: Data, to path: String, overwrite: Bool) async throws {
-        let file = try StoredFilePath(validating: path)
-        try await perform(.write(path)) { [self] connection in
+    /// - Throws: `FileStoreError/alreadyExists(path:)` or `FileStoreError/writeFailed(path:reason:)`; what was
+    ///   stored at `path` is kept.
+    public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+        try await perform(.write(path.string)) { [self] connection in
             try await inTransaction(connection) { connection in
-                try await lockTopFolder(of: file, on: connection)
-                let found = try await conflicts(of: file, on: connection)
-                if found.parentIsFile { throw FileStoreError.writeFailed(path: path, reason: .parentIsFile) }
-                if found.isFolder { throw FileStoreError.writeFailed(path: path, reason: .isFolder) }
-                if found.oldContent != nil, !overwrite { throw FileStoreError.alreadyExists(path: path) }
+                try await lockTopFolder(of: path, on: connection)
+                let found = try await conflicts(of: path, on: connection)
+                if found.parentIsFile { throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile) }
+                if found.isFolder { throw FileStoreError.writeFailed(path: path.string, reason: .isFolder) }
+                if found.oldContent != nil, !replacing { throw FileStoreError.alreadyExists(path: path.string) }
                 let content = UUID()
                 try await writeChunks(of: data, as: content, on: connection)
-                try await pointRow(of: file, at: content, size: data.count, on: connection)
+                try await pointRow(of: path, at: content, size: data.count, on: connection)
                 if let old = found.oldContent { try await deleteChunks(of: old, on: connection) }
             }
         }
     }
 
-    /// Returns the contents of the file at `path`, read chunk by chunk in one snapshot.
+    /// Removes the file at `path` and its content in one statement; false when no file is stored there.
     ///
-    /// - Throws: See `FileStoring/load(_:)`; `FileStoreError/readFailed(path:reason:)`
-    ///   also when the stored content does not add up to its size.
-    public func load(_ path: String) async throws -> Data {
-        let file = try StoredFilePath(validating: path)
-        return try await perform(.read(path)) { [self] connection in
+    /// - Throws: `FileStoreError/deleteFailed(path:reason:)`, also when `path` is a folder.
+    public func removeFile(at path: StoredFilePath) async throws -> Bool {
+        try await perform(.delete(path.string)) { [self] connection in
             try await inTransaction(connection) { connection in
-                _ = try await connection.query(
-                    "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY",
-                    logger: ConnectionLease.logger
-                )
-                guard let stored = try await storedContent(of: file, path: path, on: connection) else {
-                    if try await isFolder(file, on: connection) {
-                        throw FileStoreError.readFailed(path: path, reason: .isFolder)
-                    }
-                    throw FileStoreError.notFound(path: path)
-                }
-                return try await readChunks(of: stored, path: path, on: connection)
-            }
-        }
-    }
-
-    /// Returns true when a file is stored at `path`; false for folders and invalid paths.
-    ///
-    /// - Throws: `FileStoreError/readFailed(path:reason:)` when the server cannot be read.
-    public func exists(_ path: String) async throws -> Bool {
-        guard let file = try? StoredFilePath(validating: path) else { return false }
-        return try await perform(.read(path)) { [self] connection in
-            let query: PostgresQuery = """
-                SELECT EXISTS (SELECT 1 FROM \(unescaped: table.files) WHERE \
-                namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace) \
-                AND path = \(file.string))
-                """
-            return try await single(Bool.self, query, on: connection) ?? false
-        }
-    }
-
-    /// Deletes the file at `path` and its content in one statement; the folders it leaves empty go with it.
-    ///
-    /// - Throws: See `FileStoring/delete(_:)`.
-    public func delete(_ path: String) async throws {
-        let file = try StoredFilePath(validating: path)
-        try await perform(.delete(path)) { [self] connection in
-            try await inTransaction(connection) { connection in
-                try await lockTopFolder(of: file, on: connection)
+                try await lockTopFolder(of: path, on: connection)
                 let query: PostgresQuery = """
                     WITH gone AS (
                         DELETE FROM \(unescaped: table.files) WHERE \
                         namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) \
-                        AND namespace = \(storedNamespace) AND path = \(file.string) RETURNING content_id
+                        AND namespace = \(storedNamespace) AND path = \(path.string) RETURNING content_id
                     ), chunks_gone AS (
                         DELETE FROM \(unescaped: table.chunks) WHERE content_id IN (SELECT content_id FROM gone)
                     )
                     SELECT count(*) FROM gone
                     """
-                if try await single(Int64.self, query, on: connection) ?? 0 > 0 { return }
-                if try await isFolder(file, on: connection) {
-                    throw FileStoreError.deleteFailed(path: path, reason: .isFolder)
+                if try await single(Int64.self, query, on: connection) ?? 0 > 0 { return true }
+                if try await isFolder(path, on: connection) {
+                    throw FileStoreError.deleteFailed(path: path.string, reason: .isFolder)
                 }
-                throw FileStoreError.notFound(path: path)
+                return false
             }
         }
     }
 
-    /// Returns the files and sub-folders directly in `folder`, sorted as Swift sorts strings; sub-folders end in `/`.
+    /// Whether a file is stored at `path`.
     ///
-    /// The server finds the entries, over the range of paths under `folder`.
+    /// - Throws: `FileStoreError/readFailed(path:reason:)` when the server cannot be read.
+    public func hasFile(at path: StoredFilePath) async throws -> Bool {
+        try await perform(.read(path.string)) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT EXISTS (SELECT 1 FROM \(unescaped: table.files) WHERE \
+                namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace) \
+                AND path = \(path.string))
+                """
+            return try await single(Bool.self, query, on: connection) ?? false
+        }
+    }
+
+    /// The names of the files and sub-folders directly in `folder`, found by the server over the range of paths
+    /// under it; sub-folders end in `/`.
     ///
-    /// - Throws: See `FileStoring/list(in:)`; `FileStoreError/listFailed(path:reason:)`
-    ///   also when the table holds a path under `folder` that breaks the path rules.
-    public func list(in folder: String) async throws -> [String] {
-        let relative = try StoredFilePath(validatingFolder: folder)
-        let entries = try await perform(.list(folder)) { [self] connection in
+    /// - Throws: `FileStoreError/listFailed(path:reason:)`, also when the table holds a path under `folder` that
+    ///   breaks the path rules.
+    public func entryNames(in folder: StoredFilePath) async throws -> [String] {
+        let entries = try await perform(.list(folder.string)) { [self] connection in
             var entries: [String] = []
-            let rows = try await connection.query(listQuery(of: relative), logger: ConnectionLease.logger)
+            let rows = try await connection.query(listQuery(of: folder), logger: ConnectionLease.logger)
             for try await entry in rows.decode(String.self) { entries.append(entry) }
             return entries
         }
-        for entry in entries {
+        let prefixLength = folder.string.isEmpty ? 0 : folder.string.utf8.count + 1
+        return try entries.map { entry in
             let name = entry.hasSuffix("/") ? String(entry.dropLast()) : entry
             guard (try? StoredFilePath(validating: name))?.string == name else {
                 throw FileStoreError.listFailed(
-                    path: folder,
-                    reason: .other("the table holds a path that is not valid under '\(folder)': '\(entry)'")
+                    path: folder.string,
+                    reason: .other("the table holds a path that is not valid under '\(folder.string)': '\(entry)'")
                 )
             }
+            return String(decoding: entry.utf8.dropFirst(prefixLength), as: UTF8.self)
         }
-        return entries.sorted()
     }
 
-    /// Deletes every file of this namespace and its content, in one statement; other namespaces are untouched.
+    /// Removes every file of this namespace and its content, in one statement; other namespaces are untouched.
     ///
     /// - Throws: `FileStoreError/deleteFailed(path:reason:)` with an empty path.
-    public func deleteAll() async throws {
+    public func removeAll() async throws {
         try await perform(.deleteAll) { [self] connection in
             try await inTransaction(connection) { connection in
                 let lock: PostgresQuery = "SELECT pg_advisory_xact_lock(hashtextextended(\(namespaceLockKey), 0))"
@@ -262,7 +250,7 @@ extension PostgresFileStore: AsyncFileStoring {
     /// The sum of the sizes of this namespace's files, computed by the server.
     ///
     /// - Throws: `FileStoreError/listFailed(path:reason:)` with an empty path.
-    public func totalSize() async throws -> Int {
+    public func storedSize() async throws -> Int {
         let total = try await perform(.list("")) { [self] connection in
             let query: PostgresQuery = """
                 SELECT coalesce(sum(size), 0)::bigint FROM \(unescaped: table.files) WHERE \

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Every ``FileStoring`` implementation the package ships, for the behaviour suite to run against.
-enum FileBackend: String, CaseIterable, CustomTestStringConvertible {
+enum FileStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
     case disk
 

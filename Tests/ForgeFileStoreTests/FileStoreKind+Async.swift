@@ -2,7 +2,7 @@ import ForgeFileStore
 import ForgeStorageTesting
 import Testing
 
-extension FileBackend {
+extension FileStoreKind {
     /// Runs `body` with a fresh, empty store of this kind seen through `AsyncFileStoring` (the store's own
     /// conformance), with a second handle and a neighbour where the store has them.
     func withAsyncSubject(_ body: (AsyncFileStoringConformance.Subject) async throws -> Void) async throws {

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// The storage an asynchronous file store is built on (a database behind a network): the bytes of files at checked
+/// paths, and nothing more.
+///
+/// The asynchronous form of ``FileBackend``: the same seven requirements, meaning the same, with two differences.
+/// ``hasFile(at:)`` is `async throws`, since a store behind a network cannot tell without waiting on its server; and
+/// the requirements are plain `async`, as ``AsyncFileStoring``'s are, so a call runs on the concurrent pool whatever
+/// actor awaits it. Declare ``AsyncFileStoring`` beside it and that protocol's requirements come with it, the same
+/// policy ``FileBackend``'s stores get.
+public protocol AsyncFileBackend: Sendable {
+    /// The contents of the file at `path`, or nil when no file is stored there. See ``FileBackend/contents(at:)``.
+    ///
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)``.
+    func contents(at path: StoredFilePath) async throws -> Data?
+
+    /// Stores `data` as the file at `path`, atomically. See ``FileBackend/write(_:at:replacing:)``.
+    ///
+    /// - Throws: ``FileStoreError/alreadyExists(path:)`` or ``FileStoreError/writeFailed(path:reason:)``; what was
+    ///   stored at `path` is kept.
+    func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws
+
+    /// Removes the file at `path`, and the folders it leaves holding nothing; false when no file is stored there.
+    ///
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)``.
+    func removeFile(at path: StoredFilePath) async throws -> Bool
+
+    /// Whether a file is stored at `path`: false for a folder.
+    ///
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the store cannot tell, as when its server cannot be
+    ///   reached.
+    func hasFile(at path: StoredFilePath) async throws -> Bool
+
+    /// The names of the files and folders directly in `folder`, a folder's name ending in `/`, in any order. See
+    /// ``FileBackend/entryNames(in:)``.
+    ///
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)``.
+    func entryNames(in folder: StoredFilePath) async throws -> [String]
+
+    /// Removes every file and folder of this store, and nothing else.
+    ///
+    /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` with an empty path.
+    func removeAll() async throws
+
+    /// The sum of the sizes, in bytes, of every file of this store.
+    ///
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)`` with an empty path.
+    func storedSize() async throws -> Int
+}
