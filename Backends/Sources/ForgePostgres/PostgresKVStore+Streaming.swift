@@ -8,7 +8,7 @@ extension PostgresKVStore {
     ///
     /// The stream re-reads the key when the table's trigger notifies a write of the key or of an older name its
     /// migrations read, and whenever the store's listening connection starts again after a drop, so it emits what
-    /// ``get(_:)`` reads. Its first value is read only once the store listens on the table's channel (at once when
+    /// `get(_:)` reads. Its first value is read only once the store listens on the table's channel (at once when
     /// another stream of the store listens already), so every write after that read is notified: make the stream
     /// before the writes it must see, and the last of them is never lost.
     ///
@@ -44,7 +44,7 @@ extension PostgresKVStore {
         return values
     }
 
-    /// Reads `key` as ``get(_:)`` does, trying again after a pause while the server cannot be read; nil when
+    /// Reads `key` as `get(_:)` does, trying again after a pause while the server cannot be read; nil when
     /// cancelled.
     private func readForStream<T: Codable & Sendable>(_ key: KVKey<T>) async -> T?? {
         while !Task.isCancelled {

@@ -23,7 +23,7 @@ public import PostgresNIO
 /// trigger on first use or by ``prepare()``:
 /// `(row_hash bytea primary key, namespace text, key text, value json, version bigint)`, where `row_hash` is the
 /// SHA-256 of the namespace and the key, set by a trigger (a key of any length fits the index), and a hash index on
-/// `namespace` serves ``removeAll()`` and ``keys()``. A value is the JSON the library's other stores write, so it
+/// `namespace` serves ``removeAll()`` and `keys()`. A value is the JSON the library's other stores write, so it
 /// reads back the same; `version` counts a row's writes. Keys and namespaces
 /// are stored in their canonical (NFC) form, so `"café"` is one key however it is typed, with `\` written `\\` and
 /// NUL written `\0` (PostgreSQL's `text` cannot hold a NUL, and any string is a key). Stores on one table under
@@ -32,9 +32,9 @@ public import PostgresNIO
 /// ## Reads, writes and failures
 /// Every call is one statement, so a read sees a whole value and concurrent writes of one key leave one of them
 /// whole. A read fetches the key and the older names of its migrations together and resolves the migrations as the
-/// other stores do. ``remove(_:)`` removes the key and its older names in one statement. A failure of the server
+/// other stores do. `remove(_:)` removes the key and its older names in one statement. A failure of the server
 /// or of the connection throws the operation's `KVStoreError` case with a
-/// `FailureReason` naming what failed, also from ``get(_:)``. When no connection can be had within
+/// `FailureReason` naming what failed, also from `get(_:)`. When no connection can be had within
 /// ``connectionWait`` (the server is down, the pool is busy), the call fails rather than wait.
 ///
 /// ## Streams

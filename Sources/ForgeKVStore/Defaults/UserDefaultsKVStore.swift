@@ -265,7 +265,7 @@ extension UserDefaultsKVStore: KVChangeObserving {
     ///
     /// The system calls a key-value observer for every change to its key: those other processes make to the suite
     /// (an app group's other apps and extensions), and this process's own. A name KVO cannot take as one key
-    /// (``isKeyValueObservable(_:)``) is not observed. On Linux the watch of the property list already tells of
+    /// (`isKeyValueObservable(_:)`) is not observed. On Linux the watch of the property list already tells of
     /// other processes' changes.
     public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
         guard let observed = keyValueObservedName(of: key) else { return nil }

@@ -153,7 +153,7 @@ extension DiskKVStore: KVStoring, KVBackend {
         hasFile(name)
     }
 
-    /// The names of the key files in the folder: see ``keys()``.
+    /// The names of the key files in the folder: see `listedKeys()`.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
     public func storedNames() throws -> [String] {

@@ -4,7 +4,7 @@ internal import ForgeCore
 /// Any key-value store with a test's faults injected before each call it makes to its storage, and each call logged:
 /// what `InMemoryKVStore(label:faults:log:)` does for the in-memory twin, for every other store.
 ///
-/// A fault fails a call as a full disk or a denied permission fails ``DiskKVStore``, whatever the store underneath, so
+/// A fault fails a call as a full disk or a denied permission fails `DiskKVStore`, whatever the store underneath, so
 /// a service's failure paths can be tested on the store it runs on in production:
 ///
 /// ```swift
@@ -79,12 +79,12 @@ extension KVBackend {
 }
 
 extension FaultInjectingKVStore: KVChangeObserving where Base: KVChangeObserving {
-    /// `base`'s changes, which faults do not touch: see ``KVChangeObserving/observeChanges(_:)``.
+    /// `base`'s changes, which faults do not touch: see `KVChangeObserving.observeChanges(_:)`.
     public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
         base.observeChanges(onChange)
     }
 
-    /// `base`'s changes of `key`: see ``KVChangeObserving/observeChanges(of:_:)``.
+    /// `base`'s changes of `key`: see `KVChangeObserving.observeChanges(of:_:)`.
     public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
         base.observeChanges(of: key, onChange)
     }
