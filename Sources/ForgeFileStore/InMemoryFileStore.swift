@@ -21,8 +21,8 @@ internal import ForgeCore
 /// `A.txt` and `a.txt` apart everywhere, as a case-sensitive volume does.
 public final class InMemoryFileStore: Sendable {
     private let state = LockedState(State())
-    /// The faults and operation log a test asked for; nil (one check per call) for a plain store.
-    let instrument: (any StoreInstrument)?
+    /// Where a test's faults enter; lets every call through for a plain store.
+    let faults: FileFaultPoint
 
     /// The files, for each folder the number of files beneath it, and the streams of changes.
     private struct State {
@@ -46,13 +46,13 @@ public final class InMemoryFileStore: Sendable {
 
     /// Creates an empty store.
     public init() {
-        self.instrument = nil
+        self.faults = FileFaultPoint(nil)
     }
 
     /// Creates an empty store that reports every operation to `instrument` (ForgeStorageTesting's faults and
     /// operation log).
     package init(instrument: (any StoreInstrument)?) {
-        self.instrument = instrument
+        self.faults = FileFaultPoint(instrument)
     }
 
     /// Ends the streams of changes: no change can reach them any more.
@@ -66,31 +66,15 @@ public final class InMemoryFileStore: Sendable {
     }
 }
 
-extension InMemoryFileStore {
-    /// Reports `operation` on `path` (nil for the whole store) to the instrument, and returns the fault it asks
-    /// for.
-    ///
-    /// An operation fails with it as ``DiskFileStore`` fails (`InjectedFault.fail`): the `FileSystemError` of
-    /// the disk call, through the store family's one mapping (`FileStoreError(_:operation:path:)`). A plain
-    /// store has no instrument and never fails.
-    private func report(_ operation: StoreOperation, _ path: StoredFilePath?) -> InjectedFault? {
-        instrument?.begin(operation, target: path?.string)
-    }
-}
-
 extension InMemoryFileStore: FileStoring, FileBackend {
     /// The contents of the file at `path`, or nil.
     ///
     /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when `path` is a folder or a test's fault fails the
     ///   read; a fault that damages data returns the first half of the file, as a torn copy on disk would read.
     public func contents(at path: StoredFilePath) throws -> Data? {
-        let fault = report(.read, path)
-        let isCorrupt = fault?.isCorruptData == true
-        if !isCorrupt {
-            try fault?.fail(.open, path.string) { FileStoreError($0, operation: .read, path: path.string) }
-        }
+        let isCorrupt = try faults.read(path)
         return try state.withLock { state in
-            if let data = state.files[path.string] { return isCorrupt ? data.prefix(data.count / 2) : data }
+            if let data = state.files[path.string] { return isCorrupt ? faults.damaged(data) : data }
             if state.folders[path.string] != nil {
                 throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
             }
@@ -104,7 +88,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     ///   is a folder, a folder on its way is a file, or a test's fault fails the write.
     public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) throws {
         let key = path.string
-        try report(.write, path)?.fail(.open, key) { FileStoreError($0, operation: .write, path: key) }
+        try faults.write(path)
         let ancestors = path.enclosingFolders
         try state.withLock { state in
             if ancestors.contains(where: { state.files[$0] != nil }) {
@@ -130,7 +114,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     ///   removal.
     public func removeFile(at path: StoredFilePath) throws -> Bool {
         let key = path.string
-        try report(.delete, path)?.fail(.remove, key) { FileStoreError($0, operation: .delete, path: key) }
+        try faults.remove(path)
         let ancestors = path.enclosingFolders
         return try state.withLock { state in
             guard let old = state.files.removeValue(forKey: key) else {
@@ -149,7 +133,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
 
     /// Whether a file is stored at `path`; false when a test's fault hides it.
     public func hasFile(at path: StoredFilePath) -> Bool {
-        if report(.exists, path)?.hidesItems == true { return false }
+        if faults.hides(path) { return false }
         return state.withLock { $0.files[path.string] != nil }
     }
 
@@ -158,7 +142,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` when a test's fault fails the listing.
     public func entryNames(in folder: StoredFilePath) throws -> [String] {
         let key = folder.string
-        try report(.list, folder)?.fail(.list, key) { FileStoreError($0, operation: .list, path: key) }
+        try faults.list(folder)
         let prefix = key.isEmpty ? "" : key + "/"
         let paths = state.withLock { Array($0.files.keys) }
         var names = Set<String>()
@@ -177,7 +161,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     ///
     /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when a test's fault fails it.
     public func removeAll() throws {
-        try report(.deleteAll, nil)?.fail(.remove, "") { FileStoreError($0, operation: .deleteAll, path: "") }
+        try faults.removeAll()
         state.withLock { state in
             let deleted = state.files.keys.sorted()
             state.files = [:]
@@ -191,7 +175,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     ///
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` when a test's fault fails it.
     public func storedSize() throws -> Int {
-        try report(.list, nil)?.fail(.list, "") { FileStoreError($0, operation: .list, path: "") }
+        try faults.list(nil)
         return state.withLock { $0.totalSize }
     }
 }

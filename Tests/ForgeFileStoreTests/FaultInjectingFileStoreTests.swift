@@ -1,0 +1,77 @@
+import ForgeCore
+import ForgeFileStore
+import ForgeStorageTesting
+import ForgeTestSupport
+import Foundation
+import Testing
+
+/// Faults injected at the backend contract reach every file store the same way: the disk store, a store a user
+/// wrote and the in-memory twin fail alike under the same fault, and log alike.
+struct FaultInjectingFileStoreTests {
+    /// Runs `body` with a store of each kind, all injecting faults from `faults` and logging to `log`.
+    private func withStores(
+        _ faults: StoreFaults,
+        log: OperationLog? = nil,
+        _ body: ([any FileStoring]) async throws -> Void
+    ) async throws {
+        try await withTemporaryFolder { folder in
+            let disk = DiskFileStore(directory: .custom(folder), namespace: "docs")
+            let table = TableFileStore(table: TableFileStore.Table(), namespace: "docs")
+            try await body([
+                disk.injectingFaults(faults, log: log, label: "disk"),
+                table.injectingFaults(faults, log: log, label: "table"),
+                InMemoryFileStore(label: "memory", faults: faults, log: log),
+            ])
+        }
+    }
+
+    @Test func aFailedSaveIsTheSameErrorOnEveryStoreAndKeepsThePreviousFile() async throws {
+        let faults = StoreFaults()
+        try await withStores(faults) { stores in
+            var errors: [FileStoreError] = []
+            for store in stores {
+                try await store.save(Data("kept".utf8), to: "notes/a.txt")
+                faults.failNext(.write, with: .outOfSpace)
+                do {
+                    try await store.save(Data("lost".utf8), to: "notes/a.txt")
+                    Issue.record("\(type(of: store)) saved despite the fault")
+                } catch let error as FileStoreError {
+                    errors.append(error)
+                }
+                #expect(try await store.load("notes/a.txt") == Data("kept".utf8))
+            }
+            #expect(errors.count == 3)
+            #expect(Set(errors.map { "\($0)" }).count == 1, "the stores failed differently: \(errors)")
+        }
+    }
+
+    @Test func damagedDataReadsAsATornFileAndAFailedListingIsTheSameOnEveryStore() async throws {
+        let faults = StoreFaults()
+        try await withStores(faults) { stores in
+            for store in stores {
+                try await store.save(Data("0123456789".utf8), to: "a.bin")
+                faults.failNext(.read, with: .corruptData)
+                #expect(try await store.load("a.bin") == Data("01234".utf8))
+                faults.failNext(.exists, with: .permissionDenied)
+                #expect(!store.exists("a.bin"))
+                faults.failNext(.list, with: .permissionDenied)
+                await #expect(throws: FileStoreError.self) { try await store.list(in: "") }
+                #expect(try await store.list(in: "") == ["a.bin"])
+            }
+        }
+    }
+
+    @Test func everyStoreLogsTheSameCallsUnderItsLabel() async throws {
+        let log = OperationLog()
+        try await withStores(StoreFaults(), log: log) { stores in
+            for store in stores {
+                try await store.save(Data(), to: "a.txt")
+                _ = try await store.load("a.txt")
+            }
+        }
+        let calls = Dictionary(grouping: log.entries, by: \.store).mapValues { $0.map(\.operation) }
+        #expect(calls["disk"] == [.write, .read])
+        #expect(calls["disk"] == calls["table"])
+        #expect(calls["disk"] == calls["memory"])
+    }
+}
