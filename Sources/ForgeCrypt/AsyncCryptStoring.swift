@@ -3,7 +3,9 @@
 /// thread.
 ///
 /// The synchronous stores of this module conform as they are, so a service written against this protocol runs on
-/// ``InMemoryCrypt`` in tests, on the Keychain or the vault on one machine, and on a network store across many.
+/// ``InMemoryCrypt`` in tests, on the Keychain or the vault on one machine, and on a network store across many. A
+/// store of your own is written on ``AsyncCryptBackend`` (or ``CryptBackend``), and gets every requirement here from
+/// the library.
 public protocol AsyncCryptStoring: Sendable {
     /// Returns the secret stored for `key`, or nil when none is stored. See ``CryptStoring/get(_:)``.
     ///

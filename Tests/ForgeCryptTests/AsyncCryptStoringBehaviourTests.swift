@@ -7,9 +7,9 @@ import Testing
 /// master key, and the Keychain logic over a fake keychain.
 @Suite("AsyncCryptStoring behaviour")
 struct AsyncCryptStoringBehaviourTests {
-    @Test(arguments: CryptBackend.allCases, AsyncCryptStoringConformance.checks)
-    func everyStoreBehavesAlike(backend: CryptBackend, check: AsyncCryptStoringConformance.Check) async throws {
-        try await backend.withFixture { fixture in
+    @Test(arguments: CryptStoreKind.allCases, AsyncCryptStoringConformance.checks)
+    func everyStoreBehavesAlike(kind: CryptStoreKind, check: AsyncCryptStoringConformance.Check) async throws {
+        try await kind.withFixture { fixture in
             let subject = AsyncCryptStoringConformance.Subject(
                 try Self.asynchronous(fixture.makeStore()),
                 reopen: { try Self.asynchronous(fixture.makeStore()) },

@@ -8,9 +8,9 @@ import Testing
 /// switch of threads. Counted on an actor whose
 /// executor counts its jobs, not timed.
 struct CryptStoreCallerExecutorTests {
-    @Test(arguments: CryptBackend.allCases)
-    func asyncCallsRunOnTheCaller(backend: CryptBackend) async throws {
-        try await backend.withFixture { fixture in
+    @Test(arguments: CryptStoreKind.allCases)
+    func asyncCallsRunOnTheCaller(kind: CryptStoreKind) async throws {
+        try await kind.withFixture { fixture in
             let asynchronous = try #require(try fixture.makeStore() as? any AsyncCryptStoring)
             let key = CryptKey<String>(key: "token")
             let caller = CallerActor()

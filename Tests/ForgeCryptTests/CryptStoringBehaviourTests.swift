@@ -7,9 +7,9 @@ import Testing
 /// logic over a fake keychain.
 @Suite("CryptStoring behaviour")
 struct CryptStoringBehaviourTests {
-    @Test(arguments: CryptBackend.allCases, CryptStoringConformance.checks)
-    func everyStoreBehavesAlike(backend: CryptBackend, check: CryptStoringConformance.Check) async throws {
-        try await backend.withFixture { fixture in
+    @Test(arguments: CryptStoreKind.allCases, CryptStoringConformance.checks)
+    func everyStoreBehavesAlike(kind: CryptStoreKind, check: CryptStoringConformance.Check) async throws {
+        try await kind.withFixture { fixture in
             let subject = CryptStoringConformance.Subject(
                 try fixture.makeStore(),
                 reopen: { try fixture.makeStore() },

@@ -16,9 +16,9 @@ struct CryptStoringConcurrencyTests {
         secret.utf8.count == 256 && Set(secret).count == 1
     }
 
-    @Test(arguments: CryptBackend.allCases)
-    func mixedCallsFromManyTasksReadOnlyWholeSecrets(backend: CryptBackend) async throws {
-        try await backend.withFixture { fixture in
+    @Test(arguments: CryptStoreKind.allCases)
+    func mixedCallsFromManyTasksReadOnlyWholeSecrets(kind: CryptStoreKind) async throws {
+        try await kind.withFixture { fixture in
             let store = try fixture.makeStore()
             let keys = (0..<4).map { CryptKey<String>(key: "stress.key\($0)") }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,9 +50,9 @@ struct CryptStoringConcurrencyTests {
         }
     }
 
-    @Test(arguments: [CryptBackend.vaultWithKeyFile, .vaultWithSymmetricKey])
-    func vaultsOpenedAtOnceAgreeOnOneHeader(backend: CryptBackend) async throws {
-        try await backend.withFixture { fixture in
+    @Test(arguments: [CryptStoreKind.vaultWithKeyFile, .vaultWithSymmetricKey])
+    func vaultsOpenedAtOnceAgreeOnOneHeader(kind: CryptStoreKind) async throws {
+        try await kind.withFixture { fixture in
             let stores = try await withThrowingTaskGroup(of: (any CryptStoring).self) { group in
                 for _ in 0..<8 { group.addTask { try fixture.makeStore() } }
                 return try await group.reduce(into: []) { $0.append($1) }

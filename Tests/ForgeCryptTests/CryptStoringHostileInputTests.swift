@@ -6,9 +6,9 @@ import Testing
 /// Generated hostile keys, and damaged vault files: nothing collides or traps, every failure is typed.
 @Suite("CryptStoring with hostile input")
 struct CryptStoringHostileInputTests {
-    @Test(arguments: CryptBackend.allCases)
-    func generatedKeysNeverCollideAndEachReadsItsOwnSecret(backend: CryptBackend) async throws {
-        try await backend.withFixture { fixture in
+    @Test(arguments: CryptStoreKind.allCases)
+    func generatedKeysNeverCollideAndEachReadsItsOwnSecret(kind: CryptStoreKind) async throws {
+        try await kind.withFixture { fixture in
             let store = try fixture.makeStore()
             var generator = SeededGenerator(seed: 0x5EC_2E7)
             // Keyed as Swift compares strings: canonically equivalent spellings are one key by design.
@@ -25,7 +25,7 @@ struct CryptStoringHostileInputTests {
     }
 
     @Test func damagedItemFilesAreTamperedErrorsNeverTrapAndTheNextSetRepairsThem() async throws {
-        try await CryptBackend.vaultWithSymmetricKey.withFixture { fixture in
+        try await CryptStoreKind.vaultWithSymmetricKey.withFixture { fixture in
             let store = try fixture.makeStore()
             let key = CryptKey<String>(key: "auth.token")
             try store.set("s3cr3t-token", for: key)
@@ -48,7 +48,7 @@ struct CryptStoringHostileInputTests {
     }
 
     @Test func aTruncatedHeaderIsATypedErrorAtEveryLength() async throws {
-        try await CryptBackend.vaultWithSymmetricKey.withFixture { fixture in
+        try await CryptStoreKind.vaultWithSymmetricKey.withFixture { fixture in
             let store = try fixture.makeStore()
             let header = try #require((store as? EncryptedFileCrypt)?.folderURL.appendingPathComponent("vault.json"))
             let whole = try Data(contentsOf: header)

@@ -98,4 +98,22 @@ struct VaultItemLookupTests {
         #expect(opened.result == "secret")
         #expect(opened.lookups == 1)
     }
+
+    @Test func aSealerItemLookedUpOnceSealsAndOpensWithoutAnother() throws {
+        let sealer = try SecretSealer(
+            newHeaderFor: .symmetric(SymmetricKey(size: .bits256)),
+            location: "secrets table, namespace 'tests'"
+        )
+        let item = counting(sealer.keys) { sealer.item(for: token.key) }
+        #expect(item.lookups == 1)
+        #expect(item.result.name == sealer.itemName(for: token.key))
+        let roundTrip = try counting(sealer.keys) {
+            try sealer.open(sealer.seal(Data("secret".utf8), as: item.result), as: item.result)
+        }
+        #expect(roundTrip.result == Data("secret".utf8))
+        #expect(roundTrip.lookups == 0)
+        // What the item sealed opens as the key's item, the way the typed API opens it.
+        let sealed = try sealer.seal(Data("secret".utf8), as: item.result)
+        #expect(try sealer.open(sealed, as: String.self, for: token.key) == "secret")
+    }
 }

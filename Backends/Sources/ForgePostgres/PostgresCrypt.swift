@@ -1,9 +1,13 @@
 public import ForgeCrypt
-internal import Foundation
+public import Foundation
 public import PostgresNIO
 
 /// An `AsyncCryptStoring` on a PostgreSQL table, shared by every server that reaches the database: each
 /// secret is sealed in the process, in the vault's item format, before it is sent.
+///
+/// It is built on `AsyncCryptBackend`, as the vault is on `CryptBackend`: the library's typed API turns values into
+/// bytes and back, and the store seals those bytes below it with a `SecretSealer`, looking up each key's item once
+/// per call (`SecretSealer/item(for:)`).
 ///
 /// The store uses a `PostgresClient` that the caller creates and runs; the store never runs or shuts it down:
 ///
@@ -142,47 +146,47 @@ public struct PostgresCrypt: Sendable {
     }
 }
 
-extension PostgresCrypt: AsyncCryptStoring {
-    /// Returns the secret stored for `key`, or nil when none is stored.
+extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
+    /// The secret stored under `name`, opened from its sealed row, or nil when none is stored.
     ///
-    /// - Throws: `CryptStoreError/tamperedItem(key:)` when the sealed item does not open,
-    ///   `CryptStoreError/decodingFailed(key:underlying:)` when it is not a `Value`, or
+    /// - Throws: `CryptStoreError/tamperedItem(key:)` when the sealed item does not open, or
     ///   `CryptStoreError/readFailed(key:underlying:)`.
-    public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Value? {
-        let sealer = try await preparedSealer(for: .read(key.key))
-        let itemName = sealer.itemName(for: key.key)
-        let item = try await perform(.read(key.key)) { [self] connection in
+    public func storedSecret(named name: String) async throws -> Data? {
+        // One look-up of the key's item names the row and opens what it holds.
+        let sealer = try await preparedSealer(for: .read(name))
+        let item = sealer.item(for: name)
+        let sealed = try await perform(.read(name)) { [self] connection in
             let query: PostgresQuery = try """
             SELECT sealed FROM \(unescaped: table.quoted) \
-            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName)
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(item.name)
             """
-            var item: Data?
-            for try await sealed in try await connection.query(query, logger: ConnectionLease.logger)
+            var sealed: Data?
+            for try await row in try await connection.query(query, logger: ConnectionLease.logger)
                 .decode(Data.self)
             {
-                item = sealed
+                sealed = row
             }
-            return item
+            return sealed
         }
-        guard let item else { return nil }
-        return try sealer.open(item, as: Value.self, for: key.key)
+        guard let sealed else { return nil }
+        return try sealer.open(sealed, as: item)
     }
 
-    /// Seals `value` and stores it for `key`, in one statement that also checks the namespace's header.
+    /// Seals `secret` and stores it under `name`, in one statement that also checks the namespace's header.
     ///
-    /// - Throws: `CryptStoreError/encodingFailed(key:underlying:)`,
-    ///   `CryptStoreError/vaultReplaced(path:)` or
-    ///   `CryptStoreError/writeFailed(key:underlying:)`; the previous secret is kept.
-    public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) async throws {
-        let sealer = try await preparedSealer(for: .write(key.key))
-        let itemName = sealer.itemName(for: key.key)
-        let item = try sealer.seal(value, for: key.key)
-        try await perform(.write(key.key)) { [self] connection in
+    /// - Throws: `CryptStoreError/vaultReplaced(path:)` or `CryptStoreError/writeFailed(key:underlying:)`; the
+    ///   previous secret is kept.
+    public func store(_ secret: Data, named name: String) async throws {
+        // One look-up of the key's item seals the secret and names its row.
+        let sealer = try await preparedSealer(for: .write(name))
+        let item = sealer.item(for: name)
+        let sealed = try sealer.seal(secret, as: item)
+        try await perform(.write(name)) { [self] connection in
             // Further passes follow a header that was removed, and written back here, or that holds this vault in
             // other bytes (written again by other SQL), which the statement then expects.
             var header = sealer.header
             for _ in 0..<3 {
-                if try await upsert(item, named: itemName, header: header, on: connection) { return }
+                if try await upsert(sealed, named: item.name, header: header, on: connection) { return }
                 if let found = try await readHeader(on: connection) {
                     guard sealer.isSameVault(asHeader: found) else {
                         throw CryptStoreError.vaultReplaced(path: location)
@@ -193,18 +197,18 @@ extension PostgresCrypt: AsyncCryptStoring {
                 }
             }
             throw CryptStoreError.writeFailed(
-                key: key.key,
+                key: name,
                 underlying: "the header of namespace '\(namespace)' kept changing during the write"
             )
         }
     }
 
-    /// Removes the secret stored for `key`; succeeds when there is none.
+    /// Removes the secret stored under `name`; succeeds when there is none.
     ///
     /// - Throws: `CryptStoreError/removeFailed(key:underlying:)`.
-    public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws {
-        let itemName = try await preparedSealer(for: .remove(key.key)).itemName(for: key.key)
-        try await perform(.remove(key.key)) { [self] connection in
+    public func removeSecret(named name: String) async throws {
+        let itemName = try await preparedSealer(for: .remove(name)).itemName(for: name)
+        try await perform(.remove(name)) { [self] connection in
             let query: PostgresQuery = try """
             DELETE FROM \(unescaped: table.quoted) \
             WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName)
@@ -213,13 +217,13 @@ extension PostgresCrypt: AsyncCryptStoring {
         }
     }
 
-    /// Returns true when a secret is stored for `key`; the sealed item is not opened (``get(_:)`` tells whether it is
-    /// intact).
+    /// Whether a secret is stored under `name`; the sealed item is neither fetched nor opened (`get(_:)` tells
+    /// whether it is intact).
     ///
     /// - Throws: `CryptStoreError/readFailed(key:underlying:)`.
-    public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Bool {
-        let itemName = try await preparedSealer(for: .read(key.key)).itemName(for: key.key)
-        return try await perform(.read(key.key)) { [self] connection in
+    public func hasSecret(named name: String) async throws -> Bool {
+        let itemName = try await preparedSealer(for: .read(name)).itemName(for: name)
+        return try await perform(.read(name)) { [self] connection in
             let query: PostgresQuery = try """
             SELECT EXISTS (SELECT 1 FROM \(unescaped: table.quoted) \
             WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName))
@@ -234,29 +238,14 @@ extension PostgresCrypt: AsyncCryptStoring {
         }
     }
 
-    /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
-    /// usable, and other namespaces are untouched.
-    ///
-    /// - Throws: `CryptStoreError/removeAllFailed(underlying:)`.
-    public func deleteAll() async throws {
-        _ = try await preparedSealer(for: .removeAll)
-        try await perform(.removeAll) { [self] connection in
-            let query: PostgresQuery = try """
-            DELETE FROM \(unescaped: table.quoted) \
-            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
-            """
-            _ = try await connection.query(query, logger: ConnectionLease.logger)
-        }
-    }
-
-    /// The keys that hold a secret in this namespace, sorted, each in its canonical (NFC) form.
+    /// The keys that hold a secret in this namespace, in their canonical (NFC) form, as `keys()` lists them sorted.
     ///
     /// No key name is in the table: each sealed item is opened to read the name sealed in it, which must be the one
     /// its row is named after. Rows whose `item` is not an item's name are left out.
     ///
     /// - Throws: `CryptStoreError/tamperedItem(key:)` naming the row's `item` when a sealed item does not
     ///   open as that item, or `CryptStoreError/listFailed(underlying:)`.
-    public func keys() async throws -> [String] {
+    public func storedNames() async throws -> [String] {
         let sealer = try await preparedSealer(for: .list)
         let rows = try await perform(.list) { [self] connection in
             let query: PostgresQuery = try """
@@ -275,7 +264,22 @@ extension PostgresCrypt: AsyncCryptStoring {
         for (itemName, item) in rows where SecretSealer.isItemName(itemName) {
             if let key = try sealer.key(inSealedItem: item, named: itemName) { keys.append(key) }
         }
-        return keys.sorted()
+        return keys
+    }
+
+    /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
+    /// usable, and other namespaces are untouched.
+    ///
+    /// - Throws: `CryptStoreError/removeAllFailed(underlying:)`.
+    public func removeAll() async throws {
+        _ = try await preparedSealer(for: .removeAll)
+        try await perform(.removeAll) { [self] connection in
+            let query: PostgresQuery = try """
+            DELETE FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
+            """
+            _ = try await connection.query(query, logger: ConnectionLease.logger)
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 internal import ForgeCore
-internal import Foundation
+public import Foundation
 
 /// A ``CryptStoring`` that keeps each secret as a generic-password item in the Keychain (Apple platforms).
 ///
@@ -19,6 +19,8 @@ internal import Foundation
 ///   items written with another accessibility are still found, and updated to this one on the next `set`.
 /// - ``deleteAll()`` removes the items of this service (and access group, and synchronizable setting)
 ///   only, and ``keys()`` lists their accounts.
+/// - The store implements ``CryptBackend``: each call is one Keychain item's bytes (or a few calls, for `set`), and
+///   the typed API (the coding of values, `keys()` sorted) is the library's, as for every store.
 /// - On macOS the store uses the data protection keychain, as on iOS; an app needs a keychain access group
 ///   for it (a signed app has its team's by default). A command-line tool without one gets
 ///   ``CryptStoreError/missingEntitlement(key:)``: use ``EncryptedFileCrypt`` there.
@@ -84,109 +86,101 @@ public struct KeychainCrypt: Sendable {
     #endif
 }
 
-extension KeychainCrypt: CryptStoring {
-    /// Returns the secret stored for `key`, or nil when the Keychain has no item for it.
+extension KeychainCrypt: CryptStoring, CryptBackend {
+    /// The secret stored under `name`, or nil when the Keychain has no item for it.
     ///
     /// - Throws: ``CryptStoreError/notAccessibleNow(key:)`` while the device is locked,
     ///   ``CryptStoreError/missingEntitlement(key:)``, ``CryptStoreError/unexpectedStatus(key:status:)``, or
-    ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when the item is not a `Value`.
-    public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
-        let result = keychain.copyMatching(dataQuery(account: FileNameEncoding.canonicalForm(of: key.key)))
+    ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when the Keychain finds the item but returns no data.
+    public func storedSecret(named name: String) throws -> Data? {
+        let result = keychain.copyMatching(dataQuery(account: FileNameEncoding.canonicalForm(of: name)))
         switch result.status {
         case KeychainStatus.success:
             guard let data = result.data else {
-                throw CryptStoreError.decodingFailed(key: key.key, underlying: "the Keychain returned no data")
+                throw CryptStoreError.decodingFailed(key: name, underlying: "the Keychain returned no data")
             }
-            return try SecretCoding.decode(Value.self, from: data, key: key.key)
+            return data
         case KeychainStatus.itemNotFound:
             return nil
         default:
-            throw KeychainStatus.error(for: result.status, key: key.key)
+            throw KeychainStatus.error(for: result.status, key: name)
         }
     }
 
-    /// Stores `value` for `key`: adds the item, or updates it in place when it exists.
+    /// Stores `secret` under `name`: adds the item, or updates it in place when it exists.
     ///
-    /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` or the Keychain's status as a
-    ///   ``CryptStoreError``; the previous secret is kept.
-    public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
-        let data = try SecretCoding.encode(value, key: key.key)
+    /// - Throws: The Keychain's status as a ``CryptStoreError``; the previous secret is kept.
+    public func store(_ secret: Data, named name: String) throws {
+        let account = FileNameEncoding.canonicalForm(of: name)
         var status = KeychainStatus.duplicateItem
         for _ in 0..<Self.maximumWriteAttempts {
-            status = keychain.add(addAttributes(account: FileNameEncoding.canonicalForm(of: key.key), data: data))
+            status = keychain.add(addAttributes(account: account, data: secret))
             guard status == KeychainStatus.duplicateItem else { break }
-            status = keychain.update(
-                itemQuery(account: FileNameEncoding.canonicalForm(of: key.key)),
-                with: updateAttributes(data: data)
-            )
+            status = keychain.update(itemQuery(account: account), with: updateAttributes(data: secret))
             // Not found: another process deleted the item between the add and the update. Add it again.
             guard status == KeychainStatus.itemNotFound else { break }
         }
-        guard status == KeychainStatus.success else { throw KeychainStatus.error(for: status, key: key.key) }
+        guard status == KeychainStatus.success else { throw KeychainStatus.error(for: status, key: name) }
     }
 
-    /// Removes the item for `key`; succeeds when there is none.
+    /// Removes the item for `name`; succeeds when there is none.
     ///
     /// - Throws: The Keychain's status as a ``CryptStoreError``.
-    public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
-        let status = keychain.delete(itemQuery(account: FileNameEncoding.canonicalForm(of: key.key)))
+    public func removeSecret(named name: String) throws {
+        let status = keychain.delete(itemQuery(account: FileNameEncoding.canonicalForm(of: name)))
         guard status == KeychainStatus.success || status == KeychainStatus.itemNotFound else {
-            throw KeychainStatus.error(for: status, key: key.key)
+            throw KeychainStatus.error(for: status, key: name)
         }
     }
 
-    /// Returns true when the Keychain has an item for `key`.
+    /// Whether the Keychain has an item for `name`, asked without its data.
     ///
     /// - Throws: The Keychain's status as a ``CryptStoreError``, for example
     ///   ``CryptStoreError/notAccessibleNow(key:)``.
-    public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
-        var query = itemQuery(account: FileNameEncoding.canonicalForm(of: key.key))
+    public func hasSecret(named name: String) throws -> Bool {
+        var query = itemQuery(account: FileNameEncoding.canonicalForm(of: name))
         query[.matchLimit] = .matchLimitOne
         let status = keychain.copyMatching(query).status
         switch status {
         case KeychainStatus.success: return true
         case KeychainStatus.itemNotFound: return false
-        default: throw KeychainStatus.error(for: status, key: key.key)
+        default: throw KeychainStatus.error(for: status, key: name)
         }
     }
 
-    /// Removes every item of this store's service, access group and synchronizable setting.
+    /// The accounts of this store's service, access group and synchronizable setting: its keys, in the NFC form the
+    /// store writes them in.
     ///
-    /// - Throws: The Keychain's status as a ``CryptStoreError``.
-    public func deleteAll() throws {
-        let status = keychain.delete(itemQuery(account: nil))
-        guard status == KeychainStatus.success || status == KeychainStatus.itemNotFound else {
-            throw KeychainStatus.error(for: status, key: nil)
-        }
-    }
-
-    /// The accounts of this store's service, access group and synchronizable setting, sorted: its keys, in the
-    /// NFC form the store writes them in.
+    /// An account other code spelled in another Unicode form than NFC is left out: the store asks for each key in
+    /// NFC, so it cannot read that item (``removeAll()`` still removes it). An account found in two access groups
+    /// (when the store names none) is listed once by ``CryptStoring/keys()``.
     ///
-    /// An account found in two access groups (when the store names none) is listed once. An account other code
-    /// spelled in another Unicode form than NFC is left out: the store asks for each key in NFC, so it cannot
-    /// read that item (``deleteAll()`` still removes it).
-    ///
-    /// - Returns: The keys, sorted.
     /// - Throws: The Keychain's status as a ``CryptStoreError``, for example
     ///   ``CryptStoreError/notAccessibleNow(key:)`` with no key while the device is locked.
-    public func keys() throws -> [String] {
+    public func storedNames() throws -> [String] {
         var query = itemQuery(account: nil)
         query[.matchLimit] = .matchLimitAll
         query[.returnAttributes] = .bool(true)
         let result = keychain.copyAccounts(query)
         switch result.status {
         case KeychainStatus.success:
-            // An account other code spelled in another form than NFC is not one this store can read (it asks for
-            // each key in NFC), so it is not listed.
-            let readable = result.accounts.filter {
+            return result.accounts.filter {
                 $0.unicodeScalars.elementsEqual(FileNameEncoding.canonicalForm(of: $0).unicodeScalars)
             }
-            return Set(readable).sorted()
         case KeychainStatus.itemNotFound:
             return []
         default:
             throw KeychainStatus.error(for: result.status, key: nil)
+        }
+    }
+
+    /// Removes every item of this store's service, access group and synchronizable setting.
+    ///
+    /// - Throws: The Keychain's status as a ``CryptStoreError``.
+    public func removeAll() throws {
+        let status = keychain.delete(itemQuery(account: nil))
+        guard status == KeychainStatus.success || status == KeychainStatus.itemNotFound else {
+            throw KeychainStatus.error(for: status, key: nil)
         }
     }
 }

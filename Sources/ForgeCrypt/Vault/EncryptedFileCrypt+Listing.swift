@@ -2,7 +2,8 @@ internal import ForgeCore
 internal import Foundation
 
 extension EncryptedFileCrypt {
-    /// The keys that hold a secret in this vault, sorted, each in its canonical (NFC) form.
+    /// The keys that hold a secret in this vault, each in its canonical (NFC) form, as ``CryptStoring/keys()`` lists
+    /// them sorted.
     ///
     /// No key name is on disk in the clear: each item seals its key's name beside the secret, so listing reads
     /// and opens every item, and checks that the name sealed in it is the one its file is named after. Another
@@ -18,12 +19,12 @@ extension EncryptedFileCrypt {
     /// > `if let token = try secrets.get(AuthKeys.accessToken) { try secrets.set(token, for: AuthKeys.accessToken) }`.
     /// > ``itemCount()`` counts them meanwhile.
     ///
-    /// - Returns: The keys, sorted.
+    /// - Returns: The keys, in the order of the folder's listing.
     /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming the item's file when an item fails to
     ///   authenticate or holds another key's name (the files are left as they are),
     ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault, or
     ///   ``CryptStoreError/listFailed(underlying:)`` when the folder or an item cannot be read.
-    public func keys() throws -> [String] {
+    public func storedNames() throws -> [String] {
         do {
             // A stale store never lists, or calls tampered, the items of a vault created since in its folder.
             try vault.checkHeader()
@@ -55,6 +56,6 @@ extension EncryptedFileCrypt {
             case .tampered: throw CryptStoreError.tamperedItem(key: entry.name)
             }
         }
-        return keys.sorted()
+        return keys
     }
 }

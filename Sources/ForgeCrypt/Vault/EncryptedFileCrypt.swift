@@ -24,6 +24,14 @@ internal import ForgeCore
 /// the keys) and the item's file name bound as authenticated data, so an item file copied into another
 /// item's place fails to open. See ``MasterKey`` for the kinds of master key.
 ///
+/// ## Sealing, below the typed API
+/// The vault is a ``CryptBackend`` that seals: the library's typed API turns a value into its bytes (as for every
+/// store), and the vault seals those bytes into the item it writes, and opens the item it reads back into them. The
+/// sealing sits below the contract, not above it, because keeping secrets safe at rest is each store's own part (the
+/// Keychain's items are protected by the system, ``InMemoryCrypt`` keeps them in the clear): above it, every store
+/// shares one coding of values and one set of rules, and the item format, its tamper detection and its sealed key
+/// names stay in one place, ``SecretSealer``, which `PostgresCrypt` seals its rows with too.
+///
 /// ## Failures
 /// Opening the vault with another master key than it was made with throws
 /// ``CryptStoreError/wrongMasterKey(path:createdWith:)``, naming the kind of key the vault was made with,
@@ -134,67 +142,67 @@ public struct EncryptedFileCrypt: Sendable {
     }
 }
 
-extension EncryptedFileCrypt: CryptStoring {
-    /// Returns the secret stored for `key`, or nil when the vault holds no item for it.
+extension EncryptedFileCrypt: CryptStoring, CryptBackend {
+    /// The secret stored under `name`, opened from its sealed item, or nil when the vault holds no item for it.
     ///
-    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` when the item fails to authenticate,
-    ///   ``CryptStoreError/decodingFailed(key:underlying:)`` when it is not a `Value`, or
+    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` when the item fails to authenticate, or
     ///   ``CryptStoreError/readFailed(key:underlying:)``.
-    public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? {
-        let item = vaultKeys.item(for: key.key)
+    public func storedSecret(named name: String) throws -> Data? {
+        // One look-up of the key's item finds the file and opens it.
+        let item = vault.sealer.item(for: name)
         let file: Data
         do {
-            file = try folder.read(item.fileName)
+            file = try folder.read(item.vaultItem.fileName)
         } catch  where error.isNotFound || error.isSymbolicLink {
             // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
-            throw CryptStoreError(error, reading: key.key)
+            throw CryptStoreError(error, reading: name)
         }
-        // The item found above opens the file: one look-up of the key's item per read.
-        return try vault.sealer.open(file, as: Value.self, item: item, for: key.key)
+        return try vault.sealer.open(file, as: item)
     }
 
-    /// Encrypts `value` and stores it for `key`, atomically, in an owner-only file.
+    /// Seals `secret` and stores it under `name`, atomically, in an owner-only file.
     ///
     /// Before each write the vault's header is checked: a header removed since the store opened (with the
     /// whole folder, by a cleanup job) is restored as this store knows it, so a secret is never written where
     /// it could not be read back; a folder that now holds another vault fails the write.
     ///
-    /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` or
-    ///   ``CryptStoreError/writeFailed(key:underlying:)``; the previous secret is kept either way.
-    public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {
-        // One look-up of the key's item seals the value and names its file.
-        let item = vaultKeys.item(for: key.key)
-        let file = try vault.sealer.seal(value, as: item, for: key.key)
-        try vault.writeItem(file, named: item.fileName, for: key.key)
+    /// - Throws: ``CryptStoreError/writeFailed(key:underlying:)``, ``CryptStoreError/vaultReplaced(path:)``, or
+    ///   ``CryptStoreError/encodingFailed(key:underlying:)`` for a key name too long for an item; the previous
+    ///   secret is kept.
+    public func store(_ secret: Data, named name: String) throws {
+        // One look-up of the key's item seals the secret and names its file.
+        let item = vault.sealer.item(for: name)
+        let file = try vault.sealer.seal(secret, as: item)
+        try vault.writeItem(file, named: item.vaultItem.fileName, for: name)
     }
 
-    /// Removes the item stored for `key`; succeeds when there is none.
+    /// Removes the item stored under `name`; succeeds when there is none.
     ///
     /// - Throws: ``CryptStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
-    public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws {
+    public func removeSecret(named name: String) throws {
         do {
-            try folder.remove(vaultKeys.item(for: key.key).fileName)
+            try folder.remove(vaultKeys.item(for: name).fileName)
         } catch  where error.isMissing {
             // Nothing stored: done.
         } catch {
-            throw CryptStoreError(error, removing: key.key)
+            throw CryptStoreError(error, removing: name)
         }
     }
 
-    /// Returns true when the vault holds an item for `key`.
+    /// Whether the vault holds an item for `name`.
     ///
-    /// The item is not decrypted: ``get(_:)`` tells whether it is intact. A symbolic link in the item's place
-    /// is not an item.
+    /// The item is not opened: ``get(_:)`` tells whether it is intact. A symbolic link in the item's place is not an
+    /// item.
     ///
     /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the vault cannot tell, for example
     ///   when its folder cannot be read: that never reads as "not stored".
-    public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Bool {
+    public func hasSecret(named name: String) throws -> Bool {
         do {
-            return try folder.status(of: vaultKeys.item(for: key.key).fileName)?.kind == .file
+            return try folder.status(of: vaultKeys.item(for: name).fileName)?.kind == .file
         } catch {
-            throw CryptStoreError(error, reading: key.key)
+            throw CryptStoreError(error, reading: name)
         }
     }
 
@@ -202,7 +210,7 @@ extension EncryptedFileCrypt: CryptStoring {
     ///
     /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)`` when an item cannot be removed, or
     ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault.
-    public func deleteAll() throws {
+    public func removeAll() throws {
         // A stale store never removes the items of a vault created since in its folder.
         try vault.checkHeader()
         do {

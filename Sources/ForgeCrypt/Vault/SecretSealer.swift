@@ -20,6 +20,10 @@ internal import ForgeCore
 /// let secret = try sealer.open(row.item, as: String.self, for: "token")
 /// ```
 ///
+/// A store built on ``CryptBackend`` or ``AsyncCryptBackend`` is handed a secret's bytes, not a value: it looks up the
+/// key's ``Item`` once (``item(for:)``), stores the bytes sealed ``seal(_:as:)`` under the item's ``Item/name``, and
+/// opens what it reads back with ``open(_:as:)``, so each call derives the key's item once, as the vault does.
+///
 /// An item's name (``itemName(for:)``) is a keyed hash of the key name, so whoever reads the store without the
 /// master key sees neither a secret nor a key name. Each item is bound to its name: an item stored under another
 /// key's name fails to open. Items are byte for byte the vault's: an item sealed here, under a vault's header,
@@ -131,26 +135,7 @@ extension SecretSealer {
     /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded or the key name
     ///   is too long, or ``CryptStoreError/writeFailed(key:underlying:)`` when the cryptographic library fails.
     public func seal<Value: Codable & Sendable>(_ value: Value, for key: String) throws(CryptStoreError) -> Data {
-        try seal(value, as: keys.item(for: key), for: key)
-    }
-
-    /// Seals `value` as `item`, the item of `key` (``VaultKeys/item(for:)``), as ``seal(_:for:)`` does.
-    ///
-    /// For a store that also needs the item's file name: it looks the item up once and hands it here, so a write
-    /// derives its item once.
-    func seal<Value: Codable & Sendable>(
-        _ value: Value,
-        as item: VaultItem,
-        for key: String
-    ) throws(CryptStoreError) -> Data {
-        let secret = try SecretCoding.encode(value, key: key)
-        do {
-            return try keys.seal(secret, as: item)
-        } catch let error as CryptStoreError {
-            throw error
-        } catch {
-            throw .writeFailed(key: key, underlying: .other(String(describing: error)))
-        }
+        try seal(SecretCoding.encode(value, key: key), as: item(for: key))
     }
 
     /// The value of `item`, stored under the item name of `key`, as a `Value`.
@@ -163,22 +148,7 @@ extension SecretSealer {
         as type: Value.Type = Value.self,
         for key: String
     ) throws(CryptStoreError) -> Value {
-        try open(item, as: type, item: keys.item(for: key), for: key)
-    }
-
-    /// The value of `file`, read as `item`, the item of `key` (``VaultKeys/item(for:)``), as ``open(_:as:for:)``
-    /// gives it.
-    ///
-    /// For a store that found the file by the item's file name: it looks the item up once and hands it here, so a
-    /// read derives its item once.
-    func open<Value: Codable & Sendable>(
-        _ file: Data,
-        as type: Value.Type,
-        item: VaultItem,
-        for key: String
-    ) throws(CryptStoreError) -> Value {
-        guard let secret = keys.open(file, as: item) else { throw .tamperedItem(key: key) }
-        return try SecretCoding.decode(type, from: secret, key: key)
+        try SecretCoding.decode(type, from: open(item, as: self.item(for: key)), key: key)
     }
 
     /// The key name sealed in `item`, stored under `itemName`, for listing the keys.

@@ -5,8 +5,8 @@ import Testing
 
 @testable import ForgeCrypt
 
-/// Every ``CryptStoring`` implementation, for the behaviour suite to run against each.
-enum CryptBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+/// Every ``CryptStoring`` implementation the package ships, for the behaviour suite to run against each.
+enum CryptStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory
     case vaultWithKeyFile
     case vaultWithSymmetricKey
@@ -15,27 +15,27 @@ enum CryptBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` with a fresh fixture of this backend in a temporary folder, removed afterwards.
+    /// Runs `body` with a fresh fixture of this kind of store in a temporary folder, removed afterwards.
     func withFixture<Result>(_ body: (CryptFixture) async throws -> Result) async throws -> Result {
         try await withTemporaryFolder { folder in
-            try await body(CryptFixture(backend: self, folder: folder))
+            try await body(CryptFixture(kind: self, folder: folder))
         }
     }
 }
 
-/// The storage behind one backend: ``makeStore()`` gives a new handle on it each time (a new instance over
+/// The storage behind one kind of store: ``makeStore()`` gives a new handle on it each time (a new instance over
 /// the same folder or keychain; the same instance for ``InMemoryCrypt``, whose storage is the instance).
 final class CryptFixture: Sendable {
-    let backend: CryptBackend
-    /// The temporary folder of the vault backends.
+    let kind: CryptStoreKind
+    /// The temporary folder of the vaults.
     let folder: URL
     let memory = InMemoryCrypt()
     let otherMemory = InMemoryCrypt()
     let keychain = FakeKeychain()
     let symmetricKey = SymmetricKey(size: .bits256)
 
-    init(backend: CryptBackend, folder: URL) {
-        self.backend = backend
+    init(kind: CryptStoreKind, folder: URL) {
+        self.kind = kind
         self.folder = folder
     }
 
@@ -51,7 +51,7 @@ final class CryptFixture: Sendable {
 
     private func makeStore(namespace: String) throws -> any CryptStoring {
         let isMain = namespace == "secrets"
-        switch backend {
+        switch kind {
         case .inMemory:
             return isMain ? memory : otherMemory
         case .vaultWithKeyFile:

@@ -1,0 +1,48 @@
+/// The typed API of every store built on an ``AsyncCryptBackend``: the policy ``CryptBackend``'s stores get, with the
+/// same coding and listing.
+extension AsyncCryptStoring where Self: AsyncCryptBackend {
+    /// Returns the secret stored for `key`, decoded as a `Value`, or nil when none is stored.
+    ///
+    /// - Throws: ``CryptStoreError/decodingFailed(key:underlying:)`` when the stored bytes are not a `Value`, or
+    ///   what the store throws for the read.
+    public func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Value? {
+        guard let secret = try await storedSecret(named: key.key) else { return nil }
+        return try SecretCoding.decode(Value.self, from: secret, key: key.key)
+    }
+
+    /// Encodes `value` and stores it for `key`.
+    ///
+    /// - Throws: ``CryptStoreError/encodingFailed(key:underlying:)`` when the value cannot be encoded (nothing is
+    ///   sent), or what the store throws for the write; the previous secret is kept either way.
+    public func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) async throws {
+        try await store(SecretCoding.encode(value, key: key.key), named: key.key)
+    }
+
+    /// Removes the secret stored for `key`; succeeds when there is none.
+    ///
+    /// - Throws: What the store throws for the removal.
+    public func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws {
+        try await removeSecret(named: key.key)
+    }
+
+    /// Returns true when a secret is stored for `key`; the secret is not read as a `Value`.
+    ///
+    /// - Throws: What the store throws when it cannot tell.
+    public func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Bool {
+        try await hasSecret(named: key.key)
+    }
+
+    /// Removes every secret of this store, and none of another's.
+    ///
+    /// - Throws: What the store throws for the removal.
+    public func deleteAll() async throws {
+        try await removeAll()
+    }
+
+    /// The keys that hold a secret, sorted, each once in its canonical (NFC) form.
+    ///
+    /// - Throws: ``CryptStoreError/listFailed(underlying:)``, or another error the store reports.
+    public func keys() async throws -> [String] {
+        CryptKeyListing.sorted(try await storedNames())
+    }
+}
