@@ -30,12 +30,12 @@
 /// Build it on ``CryptBackend``: declare both protocols and implement the backend's requirements (read, write and
 /// remove a named secret's bytes, tell whether one is stored, list the names, remove all), and every requirement here
 /// comes with them, written once for every store: the coding of values, the typed errors of a value that does not
-/// encode or decode, `contains`, and sorted, canonical ``keys()``. A store that keeps secrets safe at rest does it
+/// encode or decode, `contains`, and sorted, canonical `keys()`. A store that keeps secrets safe at rest does it
 /// below the contract, as the vault seals its items. The conformance suite (`CryptStoringConformance` in
 /// ForgeStorageTesting) holds a store to all of it.
 ///
-/// ``keys()`` came after the first five requirements: a store written against this protocol alone, before it, still
-/// compiles, with a ``keys()`` that throws ``CryptStoreError/listFailed(underlying:)``.
+/// `keys()` came after the first five requirements: a store written against this protocol alone, before it, still
+/// compiles, with a `keys()` that throws ``CryptStoreError/listFailed(underlying:)``.
 public protocol CryptStoring: Sendable {
     /// Returns the secret stored for `key`, or nil when none is stored.
     ///

@@ -1,5 +1,5 @@
 internal import ForgeKVStore
-public import Foundation
+internal import Foundation
 public import PostgresNIO
 
 /// Reading a table without knowing its keys in advance, for tools that inspect a database (such as the `forge

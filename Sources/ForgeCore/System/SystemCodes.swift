@@ -44,7 +44,7 @@ extension FileSystemError {
     }
 }
 
-extension InjectedFault {
+extension StoreFailure {
     /// The `errno` a disk call would have returned for this fault.
     package var code: Int32 {
         switch self {

@@ -18,7 +18,7 @@ package struct CryptFaultPoint: Sendable {
 
     /// Throws what the real stores throw when `call` on `name` (nil for every name) fails as `fault` says.
     private func fail(
-        _ fault: InjectedFault?,
+        _ fault: StoreFailure?,
         _ call: FileSystemError.Operation,
         _ name: String?,
         mappedBy mapping: (FileSystemError) -> CryptStoreError

@@ -17,8 +17,8 @@ public import Foundation
 ///   could lose the secret if the second step failed.
 /// - ``accessibility`` is applied when an item is added or updated, never used to look items up, so
 ///   items written with another accessibility are still found, and updated to this one on the next `set`.
-/// - ``deleteAll()`` removes the items of this service (and access group, and synchronizable setting)
-///   only, and ``keys()`` lists their accounts.
+/// - `deleteAll()` removes the items of this service (and access group, and synchronizable setting)
+///   only, and `keys()` lists their accounts.
 /// - The store implements ``CryptBackend``: each call is one Keychain item's bytes (or a few calls, for `set`), and
 ///   the typed API (the coding of values, `keys()` sorted) is the library's, as for every store.
 /// - On macOS the store uses the data protection keychain, as on iOS; an app needs a keychain access group

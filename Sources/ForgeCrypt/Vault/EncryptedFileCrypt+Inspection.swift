@@ -5,11 +5,11 @@ internal import ForgeCore
 /// command of the examples).
 ///
 /// A vault's item files are named by a keyed hash, so without the master key nobody can tell which keys it
-/// holds, only how many items. With the master key, read a known key with ``get(_:)``.
+/// holds, only how many items. With the master key, read a known key with `get(_:)`.
 extension EncryptedFileCrypt {
     /// The number of items in this vault.
     ///
-    /// The items are counted, not decrypted: ``get(_:)`` tells whether one is intact.
+    /// The items are counted, not decrypted: `get(_:)` tells whether one is intact.
     ///
     /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed, or
     ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault.

@@ -20,7 +20,7 @@ internal import ForgeCore
 /// The vault is the folder `{directory}/{namespace}/`. It holds `vault.json`, which has no secret (a
 /// random vault identifier, the kind of master key, the passphrase parameters, a key-check value), and one
 /// file per item, named by a keyed hash of its key: no key name and no secret is ever written in the clear.
-/// Each item is sealed with AES-256-GCM, the key name sealed inside with the secret (so ``keys()`` can list
+/// Each item is sealed with AES-256-GCM, the key name sealed inside with the secret (so `keys()` can list
 /// the keys) and the item's file name bound as authenticated data, so an item file copied into another
 /// item's place fails to open. See ``MasterKey`` for the kinds of master key.
 ///
@@ -36,10 +36,10 @@ internal import ForgeCore
 /// Opening the vault with another master key than it was made with throws
 /// ``CryptStoreError/wrongMasterKey(path:createdWith:)``, naming the kind of key the vault was made with,
 /// before anything is written; an open that fails changes nothing on disk. With the right key, an item
-/// that fails to authenticate makes ``get(_:)`` throw ``CryptStoreError/tamperedItem(key:)``; the file is
+/// that fails to authenticate makes `get(_:)` throw ``CryptStoreError/tamperedItem(key:)``; the file is
 /// left as it is for inspection, and never reads as missing. No symbolic link in the vault folder is ever
-/// followed: a link in an item's place is not an item (``get(_:)`` returns nil, ``contains(_:)`` and
-/// ``itemCount()`` do not count it, ``deleteAll()`` removes the link itself).
+/// followed: a link in an item's place is not an item (`get(_:)` returns nil, `contains(_:)` and
+/// ``itemCount()`` do not count it, `deleteAll()` removes the link itself).
 ///
 /// ## What the vault detects, and what it does not
 /// Detected, as ``CryptStoreError/tamperedItem(key:)``: any change to an item's bytes (a flipped bit, a
@@ -193,7 +193,7 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
 
     /// Whether the vault holds an item for `name`.
     ///
-    /// The item is not opened: ``get(_:)`` tells whether it is intact. A symbolic link in the item's place is not an
+    /// The item is not opened: `get(_:)` tells whether it is intact. A symbolic link in the item's place is not an
     /// item.
     ///
     /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the vault cannot tell, for example

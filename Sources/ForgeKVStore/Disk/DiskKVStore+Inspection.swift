@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import ForgeCore
 
 /// Reading a store without knowing its keys in advance, for tools that inspect a data folder (such as the

@@ -1,5 +1,5 @@
 public import ForgeFileStore
-public import Foundation
+internal import Foundation
 
 /// Any file store with a test's faults injected before each call it makes to its storage, and each call logged:
 /// what `InMemoryFileStore(label:faults:log:)` does for the in-memory twin, for every other store.

@@ -13,9 +13,9 @@ struct StoreInstrumentation: StoreInstrument {
         faults == nil && log == nil ? nil : StoreInstrumentation(label: label, faults: faults, log: log)
     }
 
-    func begin(_ operation: StoreOperation, target: String?) -> InjectedFault? {
+    func begin(_ operation: StoreOperation, target: String?) -> StoreFailure? {
         let failure = faults?.take(operation, target: target)
         log?.append(LoggedOperation(operation, target, in: label, failed: failure != nil))
-        return failure?.injected
+        return failure
     }
 }

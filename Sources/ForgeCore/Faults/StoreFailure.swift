@@ -1,5 +1,3 @@
-internal import ForgeCore
-
 /// How an injected fault fails an operation: as a real disk or Keychain fails, or with your own error.
 ///
 /// Each realistic failure surfaces as the typed error the real store throws for it: the store makes the
@@ -31,15 +29,55 @@ public enum StoreFailure: Sendable {
     case corruptData
     /// Throws `error` as it is (a read that cannot throw returns nil or false instead).
     case error(any Error & Sendable)
+}
 
-    /// The fault a store's hook understands.
-    var injected: InjectedFault {
+extension StoreFailure {
+    /// The `FileSystemError` the disk call `operation` on `path` would have thrown for this fault.
+    package func systemError(_ operation: FileSystemError.Operation, path: String) -> FileSystemError {
+        FileSystemError(operation, path: path, code: code)
+    }
+
+    /// Throws what a store throws when the disk call `operation` on `path` fails as this fault says.
+    ///
+    /// The call's ``systemError(_:path:)`` goes through `mapping`, the one the disk store uses for the same
+    /// call, so the fault surfaces exactly as the real failure does; an ``error(_:)`` fault is the test's own
+    /// error, thrown as it is. It never returns, so an in-memory store fails an operation in one line:
+    ///
+    /// ```swift
+    /// try report(.write, key)?.fail(.open, key) { KVStoreError($0, writing: key) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - operation: The system call the disk store would have made.
+    ///   - path: The key or path the call was for (empty for the whole store).
+    ///   - mapping: The store's translation of a failed system call into its own error.
+    /// - Throws: The store's error for the call, or the test's own error.
+    package func fail(
+        _ operation: FileSystemError.Operation,
+        _ path: String,
+        mappedBy mapping: (FileSystemError) -> some Error
+    ) throws {
+        if case .error(let error) = self { throw error }
+        throw mapping(systemError(operation, path: path))
+    }
+}
+
+extension StoreFailure {
+    /// True when an existence check fails under this fault the way a disk's `stat` does: a denied
+    /// permission (or a test's own error) hides the item; a full disk, a locked device (metadata stays
+    /// readable) or damaged contents do not.
+    package var hidesItems: Bool {
         switch self {
-        case .outOfSpace: .outOfSpace
-        case .permissionDenied: .permissionDenied
-        case .deviceLocked: .deviceLocked
-        case .corruptData: .corruptData
-        case .error(let error): .error(error)
+        case .permissionDenied, .error: true
+        case .outOfSpace, .deviceLocked, .corruptData: false
         }
+    }
+}
+
+extension StoreFailure {
+    /// True for ``corruptData``.
+    package var isCorruptData: Bool {
+        if case .corruptData = self { return true }
+        return false
     }
 }
