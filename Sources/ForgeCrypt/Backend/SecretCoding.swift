@@ -49,6 +49,8 @@ enum SecretCoding {
     /// as it is stored, on every platform.
     private static func utf8Text(_ data: Data) -> String? {
         let text = String(decoding: data, as: UTF8.self)
-        return text.utf8.elementsEqual(data) ? text : nil
+        // Compared as `Data` (one `memcmp`) rather than byte by byte through `Data`'s iterator, which took 4.6% of a
+        // vault `get` (`vault.get` in Benchmarks, at 1.31x its limit against a 1.3x target).
+        return Data(text.utf8) == data ? text : nil
     }
 }
