@@ -44,7 +44,7 @@ extension StoreFailure {
     /// error, thrown as it is. It never returns, so an in-memory store fails an operation in one line:
     ///
     /// ```swift
-    /// try report(.write, key)?.fail(.open, key) { KVStoreError($0, writing: key) }
+    /// try instrument?.begin(.write, target: key)?.fail(.open, key) { KVStoreError($0, writing: key) }
     /// ```
     ///
     /// - Parameters:

@@ -1,3 +1,5 @@
+internal import ForgeCore
+
 /// The typed API of every store built on an ``AsyncCryptBackend``: the policy ``CryptBackend``'s stores get, with the
 /// same coding and listing.
 extension AsyncCryptStoring where Self: AsyncCryptBackend {
@@ -43,6 +45,6 @@ extension AsyncCryptStoring where Self: AsyncCryptBackend {
     ///
     /// - Throws: ``CryptStoreError/listFailed(underlying:)``, or another error the store reports.
     public func keys() async throws -> [String] {
-        CryptKeyListing.sorted(try await storedNames())
+        KeyListing.sorted(try await storedNames())
     }
 }

@@ -46,14 +46,6 @@ extension CryptStoring where Self: CryptBackend {
     ///
     /// - Throws: ``CryptStoreError/listFailed(underlying:)``, or another error the store reports.
     public func keys() throws -> [String] {
-        CryptKeyListing.sorted(try storedNames())
-    }
-}
-
-/// The listing rule of every secret store: names sorted, each once, in its canonical (NFC) form.
-enum CryptKeyListing {
-    /// `names` in canonical form, without repeats, sorted.
-    static func sorted(_ names: [String]) -> [String] {
-        Array(Set(names.map(FileNameEncoding.canonicalForm(of:)))).sorted()
+        KeyListing.sorted(try storedNames())
     }
 }

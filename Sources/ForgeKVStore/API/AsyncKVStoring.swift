@@ -24,8 +24,9 @@
 ///
 /// Streams are ``AsyncKVStreaming``: `PostgresKVStore` has them, and any store gains them wrapped in a
 /// ``ReactiveKVStore`` (`ReactiveKVStore(DiskKVStore(namespace: "settings"))`), which also sees changes made by other
-/// handles and processes where its store can watch for them. A store of your own is written on ``AsyncKVBackend``
-/// (or ``KVBackend``), and gets every requirement here from the library.
+/// handles and processes where its store can watch for them. A store of your own declares this protocol beside
+/// ``AsyncKVBackend`` (or `KVStoring` and this protocol beside ``KVBackend``), and gets every requirement here from the
+/// library.
 public protocol AsyncKVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
     ///

@@ -28,7 +28,7 @@
 /// lists nor removes the other's values.
 ///
 /// ## Writing a store
-/// Build it on ``KVBackend``: declare both protocols and implement the backend's six requirements (read, write and
+/// Build it on ``KVBackend``: declare both protocols and implement the backend's five requirements (read, write and
 /// remove a named value held as JSON, list the names, remove all), and every requirement here comes with them,
 /// written once for every store: the codec, migrations, `value(for:)`, `contains` and `remove` over a key's older
 /// names, and sorted ``keys()``. The conformance suite (`KVStoringConformance` in ForgeStorageTesting) holds a store

@@ -61,12 +61,15 @@ extension ReportingKVStore: KVStoring where Base: KVStoring {
 extension ReportingKVStore: AsyncKVStoring where Base: AsyncKVStoring {
     /// Returns `base`'s value for `key`, or nil, reporting a value that does not decode.
     ///
-    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when `base` cannot be read.
+    /// - Throws: What `base`'s own `get` throws when it cannot read (a synchronous store's `get` throws nothing).
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
         do {
             return try await base.value(for: key)
         } catch KVStoreError.decodingFailed(let name, let underlying) {
             return reporting(key, KVStoreError.decodingFailed(key: name, underlying: underlying))
+        } catch {
+            // Another failure is `base`'s to answer as its `get` answers it: nil, or the error again.
+            return try await base.get(key)
         }
     }
 

@@ -1,3 +1,5 @@
+internal import ForgeCore
+
 /// The typed API of every store built on an ``AsyncKVBackend``: the policy ``KVBackend``'s stores get, with one read
 /// of all of a key's names.
 extension AsyncKVStoring where Self: AsyncKVBackend {
@@ -48,7 +50,7 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
     public func keys() async throws -> [String] {
-        KVKeyListing.sorted(try await storedNames())
+        KeyListing.sorted(try await storedNames())
     }
 }
 

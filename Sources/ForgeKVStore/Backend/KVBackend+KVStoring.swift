@@ -48,14 +48,6 @@ extension KVStoring where Self: KVBackend {
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
     public func keys() throws -> [String] {
-        KVKeyListing.sorted(try storedNames())
-    }
-}
-
-/// The listing rule of every store: names sorted, each once, in its canonical (NFC) form.
-enum KVKeyListing {
-    /// `names` in canonical form, without repeats, sorted.
-    static func sorted(_ names: [String]) -> [String] {
-        Array(Set(names.map(FileNameEncoding.canonicalForm(of:)))).sorted()
+        KeyListing.sorted(try storedNames())
     }
 }

@@ -95,7 +95,6 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
     public let domainName: String
     /// Writes the store's changes behind and reloads the property list when it changed (Linux).
     let synchronizer: DefaultsSynchronizer
-    /// Where `get` reports the values it read as nil because they did not decode; shared by copies of the store.
 
     /// Creates a store on `UserDefaults.standard`, whose ``removeAll()`` clears the app's own domain.
     public init() {
@@ -173,13 +172,6 @@ public struct UserDefaultsKVStore: @unchecked Sendable {
         #endif
     }
 
-    #if canImport(Darwin)
-    /// The keys ``removeAll()`` removes: those of ``domainName``'s persistent domain.
-    private func keysToRemove() -> Set<String> {
-        let domain: [String: Any] = defaults.persistentDomain(forName: domainName) ?? [:]
-        return Set(domain.keys)
-    }
-    #endif
 }
 
 extension UserDefaultsKVStore: KVStoring, KVBackend {
@@ -237,13 +229,7 @@ extension UserDefaultsKVStore: KVStoring, KVBackend {
     public func removeAll() throws {
         // Also after a failure, which may have removed some: a needless notice only costs the observers a read.
         defer { DefaultsChangeHub.shared.post(nil, in: domainName) }
-        #if canImport(Darwin)
-        for key in keysToRemove() {
-            defaults.removeObject(forKey: key)
-        }
-        #else
         try synchronizer.removeDomain()
-        #endif
     }
 }
 

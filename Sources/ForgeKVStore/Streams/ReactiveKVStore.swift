@@ -28,7 +28,8 @@ internal import ForgeCore
 /// only the wrapper's writes are observed. Reads and writes go straight to the wrapped store, with no cache. After
 /// each change the key is re-read from the wrapped store, once for all the streams that read it as one type, so each
 /// stream emits what the store now holds, as its type reads it. Streams of other keys add nothing to a write. Values
-/// that do not decode are reported when either store is wrapped by `reportingDecodingFailures(to:)`.
+/// that do not decode are reported when the wrapped store is a `ReportingKVStore` (`reportingDecodingFailures(to:)`),
+/// streams' reads included; wrapping the `ReactiveKVStore` itself reports what its `get` reads, not its streams.
 ///
 /// > Tip: A write never waits for an observer. Each stream buffers what its consumer has not read yet,
 /// > so a slow consumer still sees every change, in order.

@@ -80,3 +80,5 @@ extension FileBackend {
         FaultInjectingFileStore(self, label: label, faults: faults, log: log)
     }
 }
+
+extension FaultInjectingFileStore: AsyncFileStoring {}
