@@ -89,3 +89,29 @@ struct FaultInjectingKVStoreTests {
         #expect(calls["disk"] == calls["memory"])
     }
 }
+
+/// Faults reach an asynchronous store (a server's) as they reach the synchronous ones.
+struct FaultInjectingAsyncKVStoreTests {
+    @Test func anAsyncStoreFailsAsTheTwinDoesUnderTheSameFault() async throws {
+        let faults = StoreFaults()
+        let log = OperationLog()
+        let stores: [any AsyncKVStoring] = [
+            AsyncTableKVStore(table: TableKVStore.Table(), namespace: "app")
+                .injectingFaults(faults, log: log, label: "async"),
+            InMemoryKVStore(label: "memory", faults: faults, log: log),
+        ]
+        let key = KVKey<Int>("count")
+        for store in stores {
+            try await store.set(key, value: 1)
+            faults.failNext(.write, with: .outOfSpace)
+            await #expect(throws: KVStoreError.writeFailed(key: key.key, underlying: .outOfSpace)) {
+                try await store.set(key, value: 2)
+            }
+            faults.failNext(.read, with: .corruptData)
+            await #expect(throws: KVStoreError.self) { try await store.value(for: key) }
+            #expect(try await store.get(key) == 1)
+        }
+        let calls = Dictionary(grouping: log.entries, by: \.store).mapValues { $0.map(\.operation) }
+        #expect(calls["async"] == calls["memory"])
+    }
+}
