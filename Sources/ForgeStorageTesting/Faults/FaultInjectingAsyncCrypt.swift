@@ -3,7 +3,7 @@ public import Foundation
 internal import ForgeCore
 
 /// Any asynchronous secret store (such as `PostgresCrypt`) with a test's faults injected before each call it makes to
-/// its storage, and each call logged: ``FaultInjectingCrypt`` for ``AsyncCryptBackend``.
+/// its storage, and each call logged: ``FaultInjectingCrypt`` for `AsyncCryptBackend`.
 public struct FaultInjectingAsyncCrypt<Base: AsyncCryptBackend>: Sendable {
     /// The store every call goes to, once its fault, if any, has been injected.
     public let base: Base

@@ -3,7 +3,7 @@ internal import ForgeCore
 internal import Foundation
 
 /// Any asynchronous file store (such as `PostgresFileStore`) with a test's faults injected before each call it makes
-/// to its storage, and each call logged: ``FaultInjectingFileStore`` for ``AsyncFileBackend``.
+/// to its storage, and each call logged: ``FaultInjectingFileStore`` for `AsyncFileBackend`.
 public struct FaultInjectingAsyncFileStore<Base: AsyncFileBackend>: Sendable {
     /// The store every call goes to, once its fault, if any, has been injected.
     public let base: Base

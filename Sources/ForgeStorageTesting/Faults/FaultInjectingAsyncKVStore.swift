@@ -2,7 +2,7 @@ public import ForgeKVStore
 internal import ForgeCore
 
 /// Any asynchronous key-value store (a server's, such as `PostgresKVStore`) with a test's faults injected before each
-/// call it makes to its storage, and each call logged: ``FaultInjectingKVStore`` for ``AsyncKVBackend``.
+/// call it makes to its storage, and each call logged: ``FaultInjectingKVStore`` for `AsyncKVBackend`.
 public struct FaultInjectingAsyncKVStore<Base: AsyncKVBackend>: Sendable {
     /// The store every call goes to, once its fault, if any, has been injected.
     public let base: Base
