@@ -76,4 +76,14 @@ struct InMemoryFileStoreFaultTests {
         await #expect(throws: FileStoreError.self) { try await store.save(Data(), to: "/absolute") }
         #expect(faults.pending.count == 1)
     }
+
+    @Test func yourOwnErrorIsThrownAsItIs() async {
+        struct Boom: Error, Equatable {}
+        faults.failAlways(.all, with: .error(Boom()))
+        await #expect(throws: Boom()) { try await store.save(Data(), to: path) }
+        await #expect(throws: Boom()) { try await store.load(path) }
+        await #expect(throws: Boom()) { try await store.delete(path) }
+        await #expect(throws: Boom()) { try await store.list(in: "avatars") }
+        await #expect(throws: Boom()) { try await store.deleteAll() }
+    }
 }

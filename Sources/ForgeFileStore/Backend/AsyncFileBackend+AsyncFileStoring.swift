@@ -11,7 +11,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             try await write(data, at: file, replacing: overwrite)
         } catch {
-            throw FileStoreError(backendError: error, operation: .write, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
     }
 
@@ -24,7 +24,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             data = try await contents(at: file)
         } catch {
-            throw FileStoreError(backendError: error, operation: .read, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
         guard let data else { throw FileStoreError.notFound(path: path) }
         return data
@@ -38,7 +38,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             return try await hasFile(at: file)
         } catch {
-            throw FileStoreError(backendError: error, operation: .read, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
     }
 
@@ -51,7 +51,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             removed = try await removeFile(at: file)
         } catch {
-            throw FileStoreError(backendError: error, operation: .delete, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
         guard removed else { throw FileStoreError.notFound(path: path) }
     }
@@ -64,7 +64,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             return FileListing.paths(of: try await entryNames(in: checked), in: checked)
         } catch {
-            throw FileStoreError(backendError: error, operation: .list, path: folder)
+            throw FileStoreError.naming(error, path: folder)
         }
     }
 
@@ -75,7 +75,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             try await removeAll()
         } catch {
-            throw FileStoreError(backendError: error, operation: .deleteAll, path: "")
+            throw FileStoreError.naming(error, path: "")
         }
     }
 
@@ -86,7 +86,7 @@ extension AsyncFileStoring where Self: AsyncFileBackend {
         do {
             return try await storedSize()
         } catch {
-            throw FileStoreError(backendError: error, operation: .list, path: "")
+            throw FileStoreError.naming(error, path: "")
         }
     }
 }

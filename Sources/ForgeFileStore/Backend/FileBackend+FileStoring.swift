@@ -11,7 +11,7 @@ extension FileStoring where Self: FileBackend {
         do {
             try await write(data, at: file, replacing: overwrite)
         } catch {
-            throw FileStoreError(backendError: error, operation: .write, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
     }
 
@@ -24,7 +24,7 @@ extension FileStoring where Self: FileBackend {
         do {
             data = try await contents(at: file)
         } catch {
-            throw FileStoreError(backendError: error, operation: .read, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
         guard let data else { throw FileStoreError.notFound(path: path) }
         return data
@@ -45,7 +45,7 @@ extension FileStoring where Self: FileBackend {
         do {
             removed = try await removeFile(at: file)
         } catch {
-            throw FileStoreError(backendError: error, operation: .delete, path: path)
+            throw FileStoreError.naming(error, path: path)
         }
         guard removed else { throw FileStoreError.notFound(path: path) }
     }
@@ -58,7 +58,7 @@ extension FileStoring where Self: FileBackend {
         do {
             return FileListing.paths(of: try await entryNames(in: checked), in: checked)
         } catch {
-            throw FileStoreError(backendError: error, operation: .list, path: folder)
+            throw FileStoreError.naming(error, path: folder)
         }
     }
 
@@ -69,7 +69,7 @@ extension FileStoring where Self: FileBackend {
         do {
             try await removeAll()
         } catch {
-            throw FileStoreError(backendError: error, operation: .deleteAll, path: "")
+            throw FileStoreError.naming(error, path: "")
         }
     }
 
@@ -80,7 +80,7 @@ extension FileStoring where Self: FileBackend {
         do {
             return try await storedSize()
         } catch {
-            throw FileStoreError(backendError: error, operation: .list, path: "")
+            throw FileStoreError.naming(error, path: "")
         }
     }
 }

@@ -36,8 +36,8 @@ public import Foundation
 /// once. Refusing a write that would break that (`FailureReason.isFolder`, `FailureReason.parentIsFile`), and
 /// one with `replacing` false where a file is, is the store's to do, in the same atomic step as the write: only the
 /// storage can tell without a race. A requirement that fails throws a ``FileStoreError``; the typed API names the
-/// path as its caller spelled it in it (so a store may name ``StoredFilePath/string``), and throws any other error
-/// as the operation's failure (``FileStoreError/readFailed(path:reason:)`` for a read) with its description.
+/// path as its caller spelled it in it (so a store may name ``StoredFilePath/string``), and throws any other error as
+/// it is, as the key-value and secret stores' typed APIs do.
 ///
 /// The requirements are `nonisolated(nonsending)`, as ``FileStoring``'s are: a store may answer on its caller's
 /// executor (``DiskFileStore`` does for small files), and a synchronous implementation conforms. Such a store may

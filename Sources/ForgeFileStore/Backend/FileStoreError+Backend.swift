@@ -1,14 +1,17 @@
 extension FileStoreError {
-    /// What the typed API throws for `error`, which a backend's requirement threw during `operation` on `path` (as
-    /// the caller spelled it; empty for the whole store).
+    /// What the typed API throws for `error`, which a backend's requirement threw for `path` (as the caller spelled
+    /// it; empty for the whole store).
     ///
     /// A ``FileStoreError`` is thrown naming `path`, whatever path the backend named (its canonical spelling, most
-    /// often); any other error as the operation's failure, with the error's description for a reason.
-    init(backendError error: any Error, operation: Operation, path: String) {
-        guard let storeError = error as? FileStoreError else {
-            self.init(operation, path: path, reason: .other(String(describing: error)))
-            return
-        }
+    /// often); any other error is thrown as it is, as the key-value and secret stores' typed APIs do, so that a
+    /// test's own error injected as a fault (ForgeStorageTesting's `StoreFailure.error(_:)`) reaches the test.
+    static func naming(_ error: any Error, path: String) -> any Error {
+        guard let storeError = error as? FileStoreError else { return error }
+        return FileStoreError(renaming: storeError, path: path)
+    }
+
+    /// `storeError`, naming `path`.
+    private init(renaming storeError: FileStoreError, path: String) {
         switch storeError {
         case .notFound: self = .notFound(path: path)
         case .alreadyExists: self = .alreadyExists(path: path)
