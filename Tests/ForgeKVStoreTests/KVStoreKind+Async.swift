@@ -11,7 +11,7 @@ extension KVStoreKind {
             try await body(
                 AsyncKVStoringConformance.Subject(
                     try Self.asynchronous(subject.store),
-                    reopen: reopen.map { open in { @Sendable in try Self.asynchronous(try open()) } },
+                    reopen: reopen.map { open in { @Sendable in try Self.asynchronous(try await open()) } },
                     neighbour: try subject.neighbour.map(Self.asynchronous)
                 )
             )

@@ -1,5 +1,5 @@
 public import ForgeFileStore
-public import Foundation
+internal import Foundation
 internal import Logging
 public import PostgresNIO
 

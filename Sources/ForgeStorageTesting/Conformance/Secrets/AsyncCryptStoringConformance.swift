@@ -102,41 +102,6 @@ public enum AsyncCryptStoringConformance {
 }
 
 extension AsyncCryptStoringConformance {
-    /// The store a check runs against, with what some checks need beside it.
-    ///
-    /// `reopen` enables the checks that a second handle sees every change at once and lists the same keys;
-    /// `neighbour` (another namespace or service on the same backing) enables the check that ``store``'s
-    /// `deleteAll`, `delete`, reads and `keys()` never reach the neighbour's secrets.
-    public struct Subject: Sendable, ConformanceSubject {
-        /// The store under test: fresh and empty.
-        public let store: any AsyncCryptStoring
-        /// Opens another handle on the same storage as ``store``, or nil when the store cannot be reopened.
-        public let reopen: (@Sendable () async throws -> any AsyncCryptStoring)?
-        /// Another store on the same backing as ``store``, which its `deleteAll` must leave alone, or nil.
-        public let neighbour: (any AsyncCryptStoring)?
-
-        /// Creates a subject.
-        ///
-        /// - Parameters:
-        ///   - store: The store under test: fresh and empty.
-        ///   - reopen: Opens another handle on the same storage, if the store has such handles.
-        ///   - neighbour: Another store beside it, which `deleteAll` must leave alone.
-        public init(
-            _ store: any AsyncCryptStoring,
-            reopen: (@Sendable () async throws -> any AsyncCryptStoring)? = nil,
-            neighbour: (any AsyncCryptStoring)? = nil
-        ) {
-            self.store = store
-            self.reopen = reopen
-            self.neighbour = neighbour
-        }
-
-        var hasSecondHandle: Bool { reopen != nil }
-        var hasNeighbour: Bool { neighbour != nil }
-    }
-}
-
-extension AsyncCryptStoringConformance {
     private static func getReturnsNilWhenNothingIsStored(_ subject: Subject) async throws {
         let store = subject.store
         #expect(try await store.get(SuiteKeys.token) == nil)
@@ -372,17 +337,6 @@ extension AsyncCryptStoringConformance {
     }
 }
 
-extension ConformanceCheck where Subject == AsyncCryptStoringConformance.Subject {
-    /// Runs the check against `store` alone: a fresh, empty store.
-    ///
-    /// Checks that need a second handle or a neighbour are skipped.
-    ///
-    /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
-    public func run(on store: any AsyncCryptStoring) async throws {
-        try await run(on: AsyncCryptStoringConformance.Subject(store))
-    }
-}
-
 extension CryptStoringConformance.Subject {
     /// The same subject seen through `AsyncCryptStoring`, every call made through the synchronous methods, for
     /// the checks ``AsyncCryptStoringConformance`` defines.
@@ -390,8 +344,13 @@ extension CryptStoringConformance.Subject {
         let reopen = self.reopen
         return AsyncCryptStoringConformance.Subject(
             SynchronousCryptStore(store),
-            reopen: reopen.map { open in { @Sendable in SynchronousCryptStore(try open()) } },
+            reopen: reopen.map { open in { @Sendable in SynchronousCryptStore(try await open()) } },
             neighbour: neighbour.map { SynchronousCryptStore($0) }
         )
     }
+}
+
+extension AsyncCryptStoringConformance {
+    /// The store a check runs against, with a second handle and a neighbour where it has them (see ``StoreSubject``).
+    public typealias Subject = StoreSubject<any AsyncCryptStoring>
 }

@@ -60,49 +60,6 @@ public enum CryptStoringConformance {
 }
 
 extension CryptStoringConformance {
-    /// The store a check runs against, with what some checks need beside it.
-    public struct Subject: Sendable, ConformanceSubject {
-        /// The store under test: fresh and empty.
-        public let store: any CryptStoring
-        /// Opens another handle on the same storage as ``store`` (a new instance over the same folder or
-        /// keychain service), or nil when the store cannot be reopened.
-        ///
-        /// It enables the checks that a second handle sees every change the first makes, at once (a handle that
-        /// caches what it read fails them) and lists the same keys; without it they are skipped.
-        public let reopen: (@Sendable () throws -> any CryptStoring)?
-        /// Another store of the same kind on the same backing as ``store`` (another namespace of the same folder,
-        /// another service of the same keychain), or nil.
-        ///
-        /// It enables the check that ``store``'s `deleteAll`, `delete`, reads and `keys()` never reach the
-        /// neighbour's secrets; without it that check is skipped. A store that has no shared backing can give
-        /// another instance.
-        public let neighbour: (any CryptStoring)?
-        /// Where the store parks a call between its two steps while the concurrency checks make a rival call, or nil
-        /// (see `RaceGate`): set by the package's mutation tests for their race mutants.
-        package var raceGate: RaceGate?
-
-        /// Creates a subject.
-        ///
-        /// - Parameters:
-        ///   - store: The store under test: fresh and empty.
-        ///   - reopen: Opens another handle on the same storage, if the store has such handles.
-        ///   - neighbour: Another store beside it, which `deleteAll` must leave alone.
-        public init(
-            _ store: any CryptStoring,
-            reopen: (@Sendable () throws -> any CryptStoring)? = nil,
-            neighbour: (any CryptStoring)? = nil
-        ) {
-            self.store = store
-            self.reopen = reopen
-            self.neighbour = neighbour
-        }
-
-        var hasSecondHandle: Bool { reopen != nil }
-        var hasNeighbour: Bool { neighbour != nil }
-    }
-}
-
-extension CryptStoringConformance {
     /// The checks `AsyncCryptStoringConformance` defines, run against a synchronous subject through its store's
     /// synchronous methods.
     static func synchronous(_ checks: [AsyncCryptStoringConformance.Check]) -> [Check] {
@@ -110,13 +67,7 @@ extension CryptStoringConformance {
     }
 }
 
-extension ConformanceCheck where Subject == CryptStoringConformance.Subject {
-    /// Runs the check against `store` alone: a fresh, empty store.
-    ///
-    /// Checks that need a second handle or a neighbour are skipped.
-    ///
-    /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
-    public func run(on store: any CryptStoring) async throws {
-        try await run(on: CryptStoringConformance.Subject(store))
-    }
+extension CryptStoringConformance {
+    /// The store a check runs against, with a second handle and a neighbour where it has them (see ``StoreSubject``).
+    public typealias Subject = StoreSubject<any CryptStoring>
 }
