@@ -48,8 +48,9 @@ public struct StoreSubject<Store: Sendable>: Sendable, ConformanceSubject {
 }
 
 extension ConformanceCheck {
-    /// Runs the check against `store` alone: a fresh, empty store. Checks that need a second handle or a neighbour
-    /// are skipped.
+    /// Runs the check against `store` alone: a fresh, empty store.
+    ///
+    /// Checks that need a second handle or a neighbour are skipped.
     ///
     /// - Throws: What the store throws where the check does not expect it, or a failed `#require`.
     public func run<Store>(on store: Store) async throws where Subject == StoreSubject<Store> {
