@@ -56,14 +56,19 @@ extension KVStoredValue {
     final class TypedValue: Sendable {
         /// The value; nil when only its JSON is kept.
         let value: (any Sendable)?
+        /// Whether ``value`` was decoded from ``json`` (by a store that keeps values in memory), so that a read with
+        /// the same type may return it as a read from disk would return it; a value as the caller wrote it is not,
+        /// and a store that keeps the stored value as it was given still reads what a disk would.
+        let isDecodedFromJSON: Bool
         /// The type of the key that wrote it (not the value's dynamic type: a subclass instance reads as the class the
         /// key declares).
         let type: any (Codable & Sendable).Type
         /// The value's JSON.
         let json: Data
 
-        init(value: (any Sendable)?, type: any (Codable & Sendable).Type, json: Data) {
+        init(value: (any Sendable)?, type: any (Codable & Sendable).Type, json: Data, isDecodedFromJSON: Bool) {
             self.value = value
+            self.isDecodedFromJSON = isDecodedFromJSON
             self.type = type
             self.json = json
         }
@@ -86,7 +91,8 @@ extension KVStoredValue {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key` when the value cannot be encoded.
     init<T: Codable & Sendable>(encoding value: T, key: String) throws(KVStoreError) {
         do {
-            self.form = .typed(TypedValue(value: value, type: T.self, json: try JSONCodec.encode(value)))
+            let json = try JSONCodec.encode(value)
+            self.form = .typed(TypedValue(value: value, type: T.self, json: json, isDecodedFromJSON: false))
         } catch {
             throw KVStoreError.encodingFailed(key: key, underlying: String(describing: error))
         }
@@ -104,7 +110,9 @@ extension KVStoredValue {
                 return try JSONCodec.decode(WrappedValue<T>.self, from: data).value
             case .typed(let typed):
                 // `value` is unwrapped first: `nil as? T` succeeds, as `.some(nil)`, when `T` is an optional.
-                if typed.type == T.self, let value = typed.value, let same = value as? T { return same }
+                if typed.isDecodedFromJSON, typed.type == T.self, let value = typed.value, let same = value as? T {
+                    return same
+                }
                 return try JSONCodec.decode(T.self, from: typed.json)
             case .propertyList(let object):
                 return try DefaultsValueCoding.decode(T.self, from: object.value, key: name)
@@ -125,7 +133,9 @@ extension KVStoredValue {
             .flatMap {
                 Self.holdsClassInstance($0) ? nil : $0
             }
-        return KVStoredValue(.typed(TypedValue(value: decoded, type: typed.type, json: typed.json)))
+        return KVStoredValue(
+            .typed(TypedValue(value: decoded, type: typed.type, json: typed.json, isDecodedFromJSON: true))
+        )
     }
 
     /// The JSON of the member `name` of the JSON object `data`, with sorted keys and unescaped slashes as the stores
