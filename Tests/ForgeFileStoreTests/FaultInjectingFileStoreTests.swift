@@ -45,6 +45,25 @@ struct FaultInjectingFileStoreTests {
         }
     }
 
+    @Test func aWrappedStoreStillTellsOfItsChangesAndAFailedSaveTellsOfNone() async throws {
+        let faults = StoreFaults()
+        let files = InMemoryFileStore().injectingFaults(faults)
+        let changes = try files.changes(in: "notes")
+        faults.failNext(.write, with: .outOfSpace)
+        await #expect(throws: FileStoreError.self) { try await files.save(Data("lost".utf8), to: "notes/a.txt") }
+        try await files.save(Data("kept".utf8), to: "notes/b.txt")
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() == .created("notes/b.txt"))
+    }
+
+    @Test func anAsyncWrappedStoreStillTellsOfItsChanges() async throws {
+        let files = ObservedAsyncFileStore().injectingFaults(StoreFaults())
+        let changes: AsyncStream<FileChange> = try files.changes(in: "")
+        try await files.save(Data("kept".utf8), to: "a.txt")
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() == .created("a.txt"))
+    }
+
     @Test func damagedDataReadsAsATornFileAndAFailedListingIsTheSameOnEveryStore() async throws {
         let faults = StoreFaults()
         try await withStores(faults) { stores in
@@ -74,4 +93,28 @@ struct FaultInjectingFileStoreTests {
         #expect(calls["disk"] == calls["table"])
         #expect(calls["disk"] == calls["memory"])
     }
+}
+
+/// An asynchronous file store that tells of its changes, as a user's store behind a network might: it keeps its files
+/// in an `InMemoryFileStore`, whose changes it passes on.
+private struct ObservedAsyncFileStore: AsyncFileBackend, AsyncFileChangeObserving {
+    let files = InMemoryFileStore()
+
+    func contents(at path: StoredFilePath) async throws -> Data? { try await files.contents(at: path) }
+
+    func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+        try await files.write(data, at: path, replacing: replacing)
+    }
+
+    func removeFile(at path: StoredFilePath) async throws -> Bool { try await files.removeFile(at: path) }
+
+    func hasFile(at path: StoredFilePath) async throws -> Bool { files.hasFile(at: path) }
+
+    func entryNames(in folder: StoredFilePath) async throws -> [String] { try await files.entryNames(in: folder) }
+
+    func removeAll() async throws { try await files.removeAll() }
+
+    func storedSize() async throws -> Int { try await files.storedSize() }
+
+    func changes(in folder: String) throws -> AsyncStream<FileChange> { try files.changes(in: folder) }
 }

@@ -70,3 +70,12 @@ extension AsyncFileBackend {
         )
     }
 }
+
+extension FaultInjectingAsyncFileStore: AsyncFileChangeObserving where Base: AsyncFileChangeObserving {
+    /// `base`'s changes in `folder`, which faults do not touch: see `AsyncFileChangeObserving.changes(in:)`.
+    ///
+    /// - Throws: `FileStoreError.invalidPath(path:reason:)` when `folder` is not a valid folder path.
+    public func changes(in folder: String) throws -> AsyncStream<FileChange> {
+        try base.changes(in: folder)
+    }
+}

@@ -82,3 +82,12 @@ extension FileBackend {
 }
 
 extension FaultInjectingFileStore: AsyncFileStoring {}
+
+extension FaultInjectingFileStore: FileChangeObserving, AsyncFileChangeObserving where Base: FileChangeObserving {
+    /// `base`'s changes in `folder`, which faults do not touch: see `FileChangeObserving.changes(in:)`.
+    ///
+    /// - Throws: `FileStoreError.invalidPath(path:reason:)` when `folder` is not a valid folder path.
+    public func changes(in folder: String) throws -> AsyncStream<FileChange> {
+        try base.changes(in: folder)
+    }
+}
