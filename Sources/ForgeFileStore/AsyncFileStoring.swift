@@ -14,9 +14,10 @@ public import Foundation
 /// store that can observe them (``AsyncFileChangeObserving``).
 ///
 /// ## Writing a store
-/// Build it on ``AsyncFileBackend``: declare both protocols and implement the backend's seven requirements (read,
-/// write, remove and find a file at a checked path, list a folder's names, remove all, total size), and every
-/// requirement here comes with them, the policy ``FileStoring``'s stores get. `AsyncFileStoringConformance` in
+/// Build it on ``AsyncFileBackend``: declare both protocols and implement the backend's eight requirements (read,
+/// write, remove and find a file at a checked path, its size and date, list a folder's names, remove all, total size),
+/// and every requirement here comes with them, the policy ``FileStoring``'s stores get, with
+/// ``AsyncFileBackend/fileInfo(at:)`` and ``AsyncFileBackend/allFiles()``. `AsyncFileStoringConformance` in
 /// ForgeStorageTesting holds a store to all of it.
 public protocol AsyncFileStoring: Sendable {
     /// Saves `data` at `path`, creating the folders on the way. See ``FileStoring/save(_:to:overwrite:)``.

@@ -173,6 +173,16 @@ extension DiskFileStore: FileStoring, FileBackend {
         (try? folder.status(of: path.relative.name, in: path.relative.folders))?.kind == .file
     }
 
+    /// The size and modification time of the regular file at `path`, from one `fstatat` that does not follow a
+    /// symbolic link; nil when none is stored there, and, as ``hasFile(at:)`` answers false, when the file's folder
+    /// may not be looked at.
+    public func storedFileInfo(at path: StoredFilePath) -> StoredFileInfo? {
+        guard let status = try? folder.status(of: path.relative.name, in: path.relative.folders),
+            status.kind == .file
+        else { return nil }
+        return StoredFileInfo(path: path.string, size: status.size, modificationDate: status.modificationDate)
+    }
+
     /// The names of the files and sub-folders directly in `folder`, in NFC; sub-folders end in `/`.
     ///
     /// Temporary files, symbolic links, other kinds of file and names no path can name are left out.
@@ -226,6 +236,16 @@ extension DiskFileStore: FileStoring, FileBackend {
         } catch {
             throw FileStoreError(error, operation: .list, path: "")
         }
+    }
+
+    /// Every file of the store with its size and modification time, sorted by path: one `readdir` pass per folder
+    /// and an `fstatat` per file, as ``FileBackend/allFiles()`` walks any store.
+    ///
+    /// Runs on the concurrent pool, never on the caller's actor: its cost grows with the store.
+    ///
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)`` naming the folder that could not be listed.
+    @concurrent public func allFiles() async throws -> [StoredFileInfo] {
+        try await walkedFiles()
     }
 }
 

@@ -35,10 +35,11 @@ public import Foundation
 /// - **Errors** are ``FileStoreError`` values.
 ///
 /// ## Writing a store
-/// Build it on ``FileBackend``: declare both protocols and implement the backend's seven requirements (read, write,
-/// remove and find a file at a checked path, list the names in a folder, remove all, total size), and every
-/// requirement here comes with them, written once for every store: the path rules and their errors, one spelling
-/// per path, `notFound`, errors naming the path as the caller spelled it, and sorted listings. The conformance suite
+/// Build it on ``FileBackend``: declare both protocols and implement the backend's eight requirements (read, write,
+/// remove and find a file at a checked path, its size and date, list the names in a folder, remove all, total size),
+/// and every requirement here comes with them, written once for every store: the path rules and their errors, one
+/// spelling per path, `notFound`, errors naming the path as the caller spelled it, and sorted listings; so do
+/// ``FileBackend/fileInfo(at:)`` and ``FileBackend/allFiles()``. The conformance suite
 /// (`FileStoringConformance` in ForgeStorageTesting) holds a store to all of it. A store written against this
 /// protocol alone still conforms, and keeps the helpers (`save(_:to:)`, `saveJSON(_:to:overwrite:)`,
 /// `loadJSON(_:as:)`, `loadJSONIfExists(_:as:)`).

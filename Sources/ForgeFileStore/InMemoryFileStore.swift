@@ -6,8 +6,10 @@ internal import ForgeCore
 /// Faithful means it behaves as ``DiskFileStore`` does, which the package's behaviour suite checks by
 /// running the same tests against both. Both are built on ``FileBackend``, so the paths they refuse, the errors
 /// they throw and the order they list in are one code; below it, folders are implicit in the same way (a path
-/// cannot be a file and a folder at once, and a folder goes away with its last file), and ``FileStoring/totalSize()`` counts
-/// the same bytes. Files live as long as the instance.
+/// cannot be a file and a folder at once, and a folder goes away with its last file), ``FileStoring/totalSize()`` counts
+/// the same bytes, and each file has the modification date a file system gives it (the time of the write that stored
+/// it), so ``FileBackend/allFiles()`` and ``FileBackend/fileInfo(at:)`` report the same paths, sizes and dates. Files
+/// live as long as the instance.
 ///
 /// ```swift
 /// let files = InMemoryFileStore()
@@ -26,7 +28,8 @@ public final class InMemoryFileStore: Sendable {
 
     /// The files, for each folder the number of files beneath it, and the streams of changes.
     private struct State {
-        var files: [String: Data] = [:]
+        /// Each file's bytes and the time it was last written, by path.
+        var files: [String: File] = [:]
         /// For each folder path (no trailing `/`), the number of files at any depth beneath it.
         ///
         /// A folder exists while its count is positive.
@@ -35,6 +38,13 @@ public final class InMemoryFileStore: Sendable {
         /// The streams of ``changes(in:)``, by number, with the folder each observes.
         var streams: [Int: (folder: String, continuation: AsyncStream<FileChange>.Continuation)] = [:]
         var lastStreamID = 0
+
+        /// A stored file.
+        struct File {
+            var data: Data
+            /// When the write that stored `data` ran, by the system's clock, as a file system dates a file.
+            var modificationDate: Date
+        }
 
         /// Tells the streams that observe `change`'s path of it.
         func tell(_ change: FileChange) {
@@ -74,7 +84,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     public func contents(at path: StoredFilePath) throws -> Data? {
         let isCorrupt = try faults.read(path)
         return try state.withLock { state in
-            if let data = state.files[path.string] { return isCorrupt ? faults.damaged(data) : data }
+            if let data = state.files[path.string]?.data { return isCorrupt ? faults.damaged(data) : data }
             if state.folders[path.string] != nil {
                 throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
             }
@@ -82,7 +92,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
         }
     }
 
-    /// Stores `data` at `path`, and tells the streams of changes.
+    /// Stores `data` at `path`, dated now, and tells the streams of changes.
     ///
     /// - Throws: ``FileStoreError/alreadyExists(path:)``, or ``FileStoreError/writeFailed(path:reason:)`` when `path`
     ///   is a folder, a folder on its way is a file, or a test's fault fails the write.
@@ -97,13 +107,13 @@ extension InMemoryFileStore: FileStoring, FileBackend {
             if state.folders[key] != nil { throw FileStoreError.writeFailed(path: key, reason: .isFolder) }
             if let old = state.files[key] {
                 guard replacing else { throw FileStoreError.alreadyExists(path: key) }
-                state.totalSize -= old.count
+                state.totalSize -= old.data.count
                 state.tell(.modified(key))
             } else {
                 for ancestor in ancestors { state.folders[ancestor, default: 0] += 1 }
                 state.tell(.created(key))
             }
-            state.files[key] = data
+            state.files[key] = State.File(data: data, modificationDate: Date())
             state.totalSize += data.count
         }
     }
@@ -121,7 +131,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
                 if state.folders[key] != nil { throw FileStoreError.deleteFailed(path: key, reason: .isFolder) }
                 return false
             }
-            state.totalSize -= old.count
+            state.totalSize -= old.data.count
             for ancestor in ancestors {
                 let remaining = (state.folders[ancestor] ?? 1) - 1
                 state.folders[ancestor] = remaining > 0 ? remaining : nil
@@ -135,6 +145,14 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     public func hasFile(at path: StoredFilePath) -> Bool {
         if faults.hides(path) { return false }
         return state.withLock { $0.files[path.string] != nil }
+    }
+
+    /// The size of the file at `path` and the time it was last written; nil when none is stored there, and when a
+    /// test's fault hides it (as ``hasFile(at:)`` answers false).
+    public func storedFileInfo(at path: StoredFilePath) -> StoredFileInfo? {
+        if faults.hides(path) { return nil }
+        guard let file = state.withLock({ $0.files[path.string] }) else { return nil }
+        return StoredFileInfo(path: path.string, size: file.data.count, modificationDate: file.modificationDate)
     }
 
     /// The names of the files and sub-folders directly in `folder`; sub-folders end in `/`.

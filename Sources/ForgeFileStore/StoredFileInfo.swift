@@ -1,6 +1,9 @@
 public import Foundation
 
-/// What an inspection of a ``DiskFileStore`` shows of one file: its path, size and last change.
+/// What an inspection of a file store shows of one file: its path, size and last change.
+///
+/// Every file store reports it alike: ``FileBackend/fileInfo(at:)`` and ``FileBackend/allFiles()`` (and their
+/// ``AsyncFileBackend`` forms) on the disk store, the in-memory twin, `PostgresFileStore` and stores of your own.
 public struct StoredFileInfo: Sendable, Hashable {
     /// The file's path relative to the store, such as `"avatars/current.jpg"`.
     public var path: String

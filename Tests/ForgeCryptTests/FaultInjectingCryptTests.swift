@@ -61,6 +61,26 @@ struct FaultInjectingCryptTests {
         }
     }
 
+    /// `itemCount()` is asked of the store as a listing is, so a fault fails it alike on every store, and the wrapper
+    /// counts as its store counts (the vault, without opening an item).
+    @Test func aFailedListingFailsTheCountAlikeOnEveryStore() async throws {
+        let faults = StoreFaults()
+        let log = OperationLog()
+        try await withStores(faults, log: log) { stores in
+            for case let store as any CryptStoring & CryptBackend in stores {
+                try store.set("secret", for: key)
+                faults.failNext(.list, with: .permissionDenied)
+                let counting = #expect(throws: CryptStoreError.self) { try store.itemCount() }
+                #expect(counting == .listFailed(underlying: .permissionDenied))
+                #expect(try store.itemCount() == 1)
+            }
+        }
+        let calls = Dictionary(grouping: log.entries, by: \.store).mapValues { $0.map(\.operation) }
+        #expect(calls["vault"] == [.write, .list, .list])
+        #expect(calls["vault"] == calls["table"])
+        #expect(calls["vault"] == calls["memory"])
+    }
+
     @Test func everyStoreLogsTheSameCallsUnderItsLabel() async throws {
         let log = OperationLog()
         try await withStores(StoreFaults(), log: log) { stores in

@@ -4,22 +4,10 @@ import Testing
 
 @testable import ForgeFileStore
 
-/// `fileInfo(at:)` and `allFiles()`: a store's files with their sizes and dates.
+/// What `fileInfo(at:)` and `allFiles()` read on disk: the file system's own size and date, whoever wrote the file.
+/// (What every store reports alike is in `FileBackendInspectionTests`.)
 struct DiskFileStoreInspectionTests {
-    @Test func allFilesListsEveryFileAtAnyDepthWithItsSize() async throws {
-        try await withTemporaryFolder { folder in
-            let store = DiskFileStore(directory: .custom(folder), namespace: "files")
-            try await store.save(Data("abc".utf8), to: "docs/2025/report.txt")
-            try await store.save(Data(), to: "empty.bin")
-            try await store.save(Data("hello".utf8), to: "avatars/current.jpg")
-
-            let files = try await store.allFiles()
-            #expect(files.map(\.path) == ["avatars/current.jpg", "docs/2025/report.txt", "empty.bin"])
-            #expect(files.map(\.size) == [5, 3, 0])
-        }
-    }
-
-    @Test func fileInfoGivesTheModificationDate() async throws {
+    @Test func fileInfoGivesTheModificationDateTheFileSystemHolds() async throws {
         try await withTemporaryFolder { folder in
             let store = DiskFileStore(directory: .custom(folder), namespace: "files")
             try await store.save(Data("x".utf8), to: "a.txt")
@@ -29,24 +17,28 @@ struct DiskFileStoreInspectionTests {
 
             let info = try #require(try store.fileInfo(at: "a.txt"))
             #expect(info == StoredFileInfo(path: "a.txt", size: 1, modificationDate: date))
+            #expect(try await store.allFiles() == [info])
         }
     }
 
-    @Test func fileInfoIsNilForMissingFilesAndFolders() async throws {
+    @Test func aFileAnotherProgramWroteIsListedWithItsSizeAndASymbolicLinkIsNot() async throws {
         try await withTemporaryFolder { folder in
             let store = DiskFileStore(directory: .custom(folder), namespace: "files")
             try await store.save(Data("x".utf8), to: "docs/a.txt")
-            #expect(try store.fileInfo(at: "missing.txt") == nil)
-            #expect(try store.fileInfo(at: "docs") == nil)
-            #expect(throws: FileStoreError.self) { try store.fileInfo(at: "../escape") }
-        }
-    }
+            let docs = store.folderURL.appendingPathComponent("docs", isDirectory: true)
+            try ForeignFiles.write(
+                Data("written outside".utf8),
+                toPath: docs.appendingPathComponent("outside.txt").path
+            )
+            try FileManager.default.createSymbolicLink(
+                at: docs.appendingPathComponent("link.txt"),
+                withDestinationURL: docs.appendingPathComponent("a.txt")
+            )
 
-    @Test func anEmptyStoreHasNoFiles() async throws {
-        try await withTemporaryFolder { folder in
-            let store = DiskFileStore(directory: .custom(folder), namespace: "never-written")
             let files = try await store.allFiles()
-            #expect(files.isEmpty)
+            #expect(files.map(\.path) == ["docs/a.txt", "docs/outside.txt"])
+            #expect(files.map(\.size) == [1, 15])
+            #expect(try store.fileInfo(at: "docs/link.txt") == nil)
         }
     }
 }

@@ -80,6 +80,36 @@ struct FaultInjectingFileStoreTests {
         }
     }
 
+    /// `fileInfo(at:)` asks the store as `exists` does, and `allFiles()` lists each folder as `list(in:)` does, so a
+    /// fault reaches the inspection of every store alike.
+    @Test func aFaultHidesAFilesInfoOrFailsTheWalkAlikeOnEveryStore() async throws {
+        let faults = StoreFaults()
+        let log = OperationLog()
+        try await withStores(faults, log: log) { stores in
+            var errors: [String] = []
+            for case let store as any FileStoring & FileBackend in stores {
+                try await store.save(Data("abc".utf8), to: "docs/a.txt")
+                faults.failNext(.exists, with: .permissionDenied)
+                #expect(try store.fileInfo(at: "docs/a.txt") == nil)
+                #expect(try store.fileInfo(at: "docs/a.txt")?.size == 3)
+
+                faults.failNext(.list, at: "docs", with: .permissionDenied)
+                do {
+                    _ = try await store.allFiles()
+                    Issue.record("\(type(of: store)) walked its folders despite the fault")
+                } catch {
+                    errors.append("\(error)")
+                }
+                #expect(try await store.allFiles().map(\.path) == ["docs/a.txt"])
+            }
+            #expect(errors.count == 3)
+            #expect(Set(errors).count == 1, "the stores failed differently: \(errors)")
+        }
+        let calls = Dictionary(grouping: log.entries, by: \.store).mapValues { $0.map(\.operation) }
+        #expect(calls["disk"] == calls["table"])
+        #expect(calls["disk"] == calls["memory"])
+    }
+
     @Test func everyStoreLogsTheSameCallsUnderItsLabel() async throws {
         let log = OperationLog()
         try await withStores(StoreFaults(), log: log) { stores in

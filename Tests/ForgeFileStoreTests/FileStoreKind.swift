@@ -16,6 +16,16 @@ enum FileStoreKind: String, CaseIterable, CustomTestStringConvertible {
         try await withSubject { try await body($0.store) }
     }
 
+    /// Runs `body` with a fresh, empty store of this kind as the ``FileBackend`` it is built on, and removes everything
+    /// it stored afterwards.
+    func withBackend(_ body: (any FileStoring & FileBackend) async throws -> Void) async throws {
+        try await withStore { store in
+            try await body(
+                try #require(store as? any FileStoring & FileBackend, "\(type(of: store)) is no FileBackend")
+            )
+        }
+    }
+
     /// Runs `body` with a fresh, empty store of this kind, with what the conformance checks may use beside it, and
     /// removes everything it stored afterwards.
     ///

@@ -1,19 +1,25 @@
 import ForgeFileStore
 import Foundation
 
-/// A file store as a user writes one: the seven requirements of ``FileBackend`` and nothing else.
+/// A file store as a user writes one: the eight requirements of ``FileBackend`` and nothing else.
 ///
 /// Its files are rows of a table that namespaces share, as a database table would be shared. Path rules, canonical spellings, `notFound`, errors naming
-/// the caller's path, sorted listings, `save(_:to:)` and the JSON helpers come from the library;
+/// the caller's path, sorted listings, `save(_:to:)`, the JSON helpers and `allFiles()` come from the library;
 /// `TableFileStoreTests` holds it to both whole conformance suites.
 struct TableFileStore: FileStoring, AsyncFileStoring, FileBackend {
-    /// The rows of every namespace: namespace, then path, then the file's bytes.
+    /// A file's row: its bytes and when they were written.
+    struct Row {
+        var data: Data
+        var modified: Date
+    }
+
+    /// The rows of every namespace: namespace, then path, then the file's row.
     final class Table: @unchecked Sendable {
         // Safe to share: `rows` is read and written only under `lock`.
         private let lock = NSLock()
-        private var rows: [String: [String: Data]] = [:]
+        private var rows: [String: [String: Row]] = [:]
 
-        func withRows<Result>(_ body: (inout [String: [String: Data]]) throws -> Result) rethrows -> Result {
+        func withRows<Result>(_ body: (inout [String: [String: Row]]) throws -> Result) rethrows -> Result {
             try lock.withLock { try body(&rows) }
         }
     }
@@ -24,7 +30,7 @@ struct TableFileStore: FileStoring, AsyncFileStoring, FileBackend {
     func contents(at path: StoredFilePath) throws -> Data? {
         try table.withRows { rows in
             let files = rows[namespace] ?? [:]
-            if let data = files[path.string] { return data }
+            if let row = files[path.string] { return row.data }
             if Self.isFolder(path, in: files) { throw FileStoreError.readFailed(path: path.string, reason: .isFolder) }
             return nil
         }
@@ -38,7 +44,7 @@ struct TableFileStore: FileStoring, AsyncFileStoring, FileBackend {
             }
             if Self.isFolder(path, in: files) { throw FileStoreError.writeFailed(path: path.string, reason: .isFolder) }
             if files[path.string] != nil, !replacing { throw FileStoreError.alreadyExists(path: path.string) }
-            rows[namespace, default: [:]][path.string] = data
+            rows[namespace, default: [:]][path.string] = Row(data: data, modified: Date())
         }
     }
 
@@ -54,6 +60,11 @@ struct TableFileStore: FileStoring, AsyncFileStoring, FileBackend {
 
     func hasFile(at path: StoredFilePath) -> Bool {
         table.withRows { $0[namespace]?[path.string] != nil }
+    }
+
+    func storedFileInfo(at path: StoredFilePath) -> StoredFileInfo? {
+        guard let row = table.withRows({ $0[namespace]?[path.string] }) else { return nil }
+        return StoredFileInfo(path: path.string, size: row.data.count, modificationDate: row.modified)
     }
 
     /// The first name after `folder/` of each path beneath it, with its `/` when more follows; repeats are fine.
@@ -72,11 +83,11 @@ struct TableFileStore: FileStoring, AsyncFileStoring, FileBackend {
     }
 
     func storedSize() -> Int {
-        table.withRows { ($0[namespace] ?? [:]).values.reduce(0) { $0 + $1.count } }
+        table.withRows { ($0[namespace] ?? [:]).values.reduce(0) { $0 + $1.data.count } }
     }
 
     /// Whether files lie beneath `path`.
-    private static func isFolder(_ path: StoredFilePath, in files: [String: Data]) -> Bool {
+    private static func isFolder(_ path: StoredFilePath, in files: [String: Row]) -> Bool {
         files.keys.contains { $0.hasPrefix(path.string + "/") }
     }
 }

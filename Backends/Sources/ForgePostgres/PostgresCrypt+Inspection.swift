@@ -2,11 +2,30 @@ internal import ForgeCrypt
 internal import Foundation
 public import PostgresNIO
 
-/// Reading a secrets table without the master key, for tools that inspect a database (such as the `forge inspect`
+/// Reading a secrets table without opening its secrets, for tools that inspect a database (such as the `forge inspect`
 /// command of the examples).
 extension PostgresCrypt {
-    /// How many secrets `namespace` holds in `tableName`, counted without the master key; nil when the namespace
-    /// holds no row (neither a header nor a secret) or the table does not exist.
+    /// The number of secrets this store's namespace holds, counted by the server: no sealed item is fetched or
+    /// opened.
+    ///
+    /// The store's `AsyncCryptBackend/itemCount()`, which every secret store has: the number of keys `keys()` lists,
+    /// which opens every row, found in one statement after the store is prepared (so a wrong master key fails it as
+    /// it fails every call). It counts the rows ``itemCount(client:namespace:tableName:connectionWait:)`` counts,
+    /// a sealed item that does not open among them.
+    ///
+    /// - Throws: `CryptStoreError/listFailed(underlying:)`, or the error a store that cannot be prepared throws.
+    public func itemCount() async throws -> Int {
+        _ = try await preparedSealer(for: .list)
+        return try await Self.itemCount(
+            client: client,
+            namespace: namespace,
+            tableName: tableName,
+            connectionWait: connectionWait
+        ) ?? 0
+    }
+
+    /// How many secrets `namespace` holds in `tableName`, counted without a store and without the master key; nil when
+    /// the namespace holds no row (neither a header nor a secret) or the table does not exist.
     ///
     /// Secrets whose header row is gone are counted: a store refuses to open them (`CryptStoreError.corruptVault`),
     /// and a tool should show them rather than hide them.

@@ -5,8 +5,11 @@ public import PostgresNIO
 /// Reading a files table without knowing its paths in advance, for tools that inspect a database (such as the
 /// `forge inspect` command of the examples).
 extension PostgresFileStore {
-    /// Every file of this namespace with its size and the time it was last saved, sorted by path as Swift sorts
-    /// strings, read in one statement.
+    /// Every file of this namespace with its size and the time it was last saved, by the server's clock, sorted by
+    /// path as Swift sorts strings, read in one statement.
+    ///
+    /// The same answer as the walk every other store gets (`AsyncFileBackend/allFiles()`), which would take a
+    /// statement per folder and per file.
     ///
     /// - Throws: `FileStoreError.listFailed(path:reason:)` with an empty path.
     public func allFiles() async throws -> [StoredFileInfo] {

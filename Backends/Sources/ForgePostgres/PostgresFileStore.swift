@@ -201,6 +201,25 @@ extension PostgresFileStore: AsyncFileStoring, AsyncFileBackend {
         }
     }
 
+    /// The size of the file at `path` and the time of its last save, by the server's clock, in one statement; nil
+    /// when no file is stored there.
+    ///
+    /// - Throws: `FileStoreError/readFailed(path:reason:)` when the server cannot be read.
+    public func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo? {
+        try await perform(.read(path.string)) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT size, modified FROM \(unescaped: table.files) WHERE \
+                namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) AND namespace = \(storedNamespace) \
+                AND path = \(path.string)
+                """
+            let rows = try await connection.query(query, logger: ConnectionLease.logger)
+            for try await (size, modified) in rows.decode((Int64, Date).self) {
+                return StoredFileInfo(path: path.string, size: Int(size), modificationDate: modified)
+            }
+            return nil
+        }
+    }
+
     /// The names of the files and sub-folders directly in `folder`, found by the server over the range of paths
     /// under it; sub-folders end in `/`.
     ///

@@ -5,4 +5,9 @@ package enum KeyListing {
     package static func sorted(_ names: [String]) -> [String] {
         Array(Set(names.map(FileNameEncoding.canonicalForm(of:)))).sorted()
     }
+
+    /// How many keys `names` hold, as ``sorted(_:)`` lists them: each once, whatever its spelling.
+    package static func count(_ names: [String]) -> Int {
+        Set(names.map(FileNameEncoding.canonicalForm(of:))).count
+    }
 }

@@ -38,6 +38,12 @@ public protocol AsyncCryptBackend: Sendable {
     ///
     /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)``.
     func removeAll() async throws
+
+    /// The number of secrets this store holds. The default counts the names of ``storedNames()``, each once; see
+    /// ``CryptBackend/itemCount()``. `PostgresCrypt` counts its rows on the server and opens none.
+    ///
+    /// - Throws: ``CryptStoreError/listFailed(underlying:)``.
+    func itemCount() async throws -> Int
 }
 
 extension AsyncCryptBackend {

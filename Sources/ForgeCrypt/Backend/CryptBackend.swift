@@ -2,11 +2,11 @@ public import Foundation
 
 /// The storage a secret store is built on: named secrets, each held as its bytes, and nothing typed.
 ///
-/// Implement these requirements, declare ``CryptStoring`` beside this protocol, and the typed API comes with them,
-/// written once for every store: keys, the coding of secrets (`Data` as its bytes, `String` as its UTF-8, any other
-/// value as JSON), ``CryptStoreError/encodingFailed(key:underlying:)`` and
-/// ``CryptStoreError/decodingFailed(key:underlying:)`` naming the key, `contains`, and sorted, canonical
-/// ``CryptStoring/keys()``:
+/// Implement these requirements (``hasSecret(named:)`` and ``itemCount()`` have defaults), declare ``CryptStoring``
+/// beside this protocol, and the typed API comes with them, written once for every store: keys, the coding of secrets
+/// (`Data` as its bytes, `String` as its UTF-8, any other value as JSON),
+/// ``CryptStoreError/encodingFailed(key:underlying:)`` and ``CryptStoreError/decodingFailed(key:underlying:)`` naming
+/// the key, `contains`, and sorted, canonical ``CryptStoring/keys()``:
 ///
 /// ```swift
 /// final class DictionarySecrets: CryptStoring, CryptBackend {
@@ -66,6 +66,13 @@ public protocol CryptBackend: Sendable {
     ///
     /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)``, or another ``CryptStoreError`` the store reports.
     func removeAll() throws
+
+    /// The number of secrets this store holds. The default counts the names of ``storedNames()``, each once whatever
+    /// its spelling, so it is the number of keys ``CryptStoring/keys()`` lists; implement it when a store can count
+    /// without reading its secrets (``EncryptedFileCrypt`` counts its item files and opens none).
+    ///
+    /// - Throws: ``CryptStoreError/listFailed(underlying:)``, or another ``CryptStoreError`` the store reports.
+    func itemCount() throws -> Int
 }
 
 extension CryptBackend {

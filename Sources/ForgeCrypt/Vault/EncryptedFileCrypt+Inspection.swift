@@ -7,9 +7,12 @@ internal import ForgeCore
 /// A vault's item files are named by a keyed hash, so without the master key nobody can tell which keys it
 /// holds, only how many items. With the master key, read a known key with `get(_:)`.
 extension EncryptedFileCrypt {
-    /// The number of items in this vault.
+    /// The number of items in this vault, counted from one listing of its folder: no item is read or opened.
     ///
-    /// The items are counted, not decrypted: `get(_:)` tells whether one is intact.
+    /// The vault's ``CryptBackend/itemCount()``, which every secret store has: the number of keys
+    /// ``CryptStoring/keys()`` lists, which opens every item, but found without opening any. So it also counts an
+    /// item that does not open (`get(_:)` and `keys()` tell whether one is intact) and an item written before key
+    /// names were sealed in items, which `keys()` cannot list.
     ///
     /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed, or
     ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault.

@@ -3,8 +3,9 @@ public import Foundation
 /// The storage an asynchronous file store is built on (a database behind a network): the bytes of files at checked
 /// paths, and nothing more.
 ///
-/// The asynchronous form of ``FileBackend``: the same seven requirements, meaning the same, with two differences.
-/// ``hasFile(at:)`` is `async throws`, since a store behind a network cannot tell without waiting on its server; and
+/// The asynchronous form of ``FileBackend``: the same requirements, meaning the same (``allFiles()`` has the same
+/// default), with two differences. ``hasFile(at:)`` and ``storedFileInfo(at:)`` are `async throws`, since a store
+/// behind a network cannot tell without waiting on its server; and
 /// the requirements are plain `async`, as ``AsyncFileStoring``'s are, so a call runs on the concurrent pool whatever
 /// actor awaits it. Declare ``AsyncFileStoring`` beside it and that protocol's requirements come with it, the same
 /// policy ``FileBackend``'s stores get.
@@ -31,6 +32,13 @@ public protocol AsyncFileBackend: Sendable {
     ///   reached.
     func hasFile(at path: StoredFilePath) async throws -> Bool
 
+    /// The size and modification date of the file at `path`, or nil when no file is stored there (also for a
+    /// folder). See ``FileBackend/storedFileInfo(at:)``.
+    ///
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the store cannot tell, as when its server cannot be
+    ///   reached.
+    func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo?
+
     /// The names of the files and folders directly in `folder`, a folder's name ending in `/`, in any order. See
     /// ``FileBackend/entryNames(in:)``.
     ///
@@ -46,4 +54,14 @@ public protocol AsyncFileBackend: Sendable {
     ///
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` with an empty path.
     func storedSize() async throws -> Int
+
+    /// Every file of this store, at any depth, with its size and modification date, sorted by path as Swift sorts
+    /// strings. See ``FileBackend/allFiles()``.
+    ///
+    /// The default walks the folders with ``entryNames(in:)`` and asks ``storedFileInfo(at:)`` for each file: a call
+    /// to the server per folder and per file. A store that can answer in one call implements it (`PostgresFileStore`
+    /// does, in one statement).
+    ///
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)``, or what ``storedFileInfo(at:)`` throws.
+    func allFiles() async throws -> [StoredFileInfo]
 }

@@ -2,12 +2,13 @@ public import Foundation
 
 /// The storage a file store is built on: the bytes of files at checked paths, and nothing more.
 ///
-/// Implement these seven requirements, declare ``FileStoring`` beside this protocol, and every requirement of
-/// ``FileStoring`` comes with them, written once for every store: paths checked by the rules ``FileStoring``
-/// documents (``FileStoreError/invalidPath(path:reason:)`` before anything is touched, `exists` false for a path
-/// that breaks them), one canonical (NFC) spelling per path, `notFound` for a file that is not there, every error a
-/// ``FileStoreError`` naming the path as the caller spelled it, and listings sorted, each entry once, as paths
-/// relative to the store:
+/// Implement these eight requirements (a ninth, ``allFiles()``, has a default), declare ``FileStoring`` beside this
+/// protocol, and every requirement of ``FileStoring`` comes with them, written once for every store: paths checked
+/// by the rules ``FileStoring`` documents (``FileStoreError/invalidPath(path:reason:)`` before anything is touched,
+/// `exists` false for a path that breaks them), one canonical (NFC) spelling per path, `notFound` for a file that is
+/// not there, every error a ``FileStoreError`` naming the path as the caller spelled it, and listings sorted, each
+/// entry once, as paths relative to the store; so does the inspection every file store has (``fileInfo(at:)``,
+/// ``allFiles()``):
 ///
 /// ```swift
 /// final class DictionaryStore: FileStoring, FileBackend {
@@ -22,7 +23,8 @@ public import Foundation
 ///             return nil
 ///         }
 ///     }
-///     // write(_:at:replacing:), removeFile(at:), hasFile(at:), entryNames(in:), removeAll(), storedSize()
+///     // write(_:at:replacing:), removeFile(at:), hasFile(at:), storedFileInfo(at:), entryNames(in:), removeAll(),
+///     // storedSize()
 /// }
 /// ```
 ///
@@ -74,6 +76,21 @@ public protocol FileBackend: Sendable {
     /// Whether a file is stored at `path`: false for a folder, and when the storage cannot tell.
     func hasFile(at path: StoredFilePath) -> Bool
 
+    /// The size and modification date of the file at `path`, or nil when no file is stored there (also for a
+    /// folder).
+    ///
+    /// The size is that of the bytes ``contents(at:)`` returns. The modification date is when the file was last
+    /// written, by the system's clock (`Date()`), as a file system dates a file: a ``write(_:at:replacing:)`` that
+    /// stores the file sets it, a read or a failed write leaves it. The info's ``StoredFileInfo/path`` is
+    /// ``StoredFilePath/string``. It is what ``fileInfo(at:)`` and the default ``allFiles()`` report, so a store that
+    /// keeps its files in a dictionary keeps a date beside each.
+    ///
+    /// A store that cannot tell may answer nil, as ``hasFile(at:)`` answers false (``DiskFileStore`` does for a file
+    /// it may not look at), or throw.
+    ///
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the storage cannot be read.
+    func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo?
+
     /// The names of the files and folders directly in `folder`, a folder's name ending in `/` (`"drafts/"`), in any
     /// order; empty when nothing is stored there, or `folder` is a file. ``StoredFilePath/string`` is `""` for the
     /// store's top folder.
@@ -95,4 +112,14 @@ public protocol FileBackend: Sendable {
     ///
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` with an empty path.
     nonisolated(nonsending) func storedSize() async throws -> Int
+
+    /// Every file of this store, at any depth, with its size and modification date, sorted by path as Swift sorts
+    /// strings.
+    ///
+    /// The default walks the folders with ``entryNames(in:)`` and asks ``storedFileInfo(at:)`` for each file,
+    /// leaving out a file removed during the walk. Implement it when the storage can answer at once (a database, in
+    /// one statement) with the same answer.
+    ///
+    /// - Throws: ``FileStoreError/listFailed(path:reason:)``, or what ``storedFileInfo(at:)`` throws.
+    nonisolated(nonsending) func allFiles() async throws -> [StoredFileInfo]
 }

@@ -44,6 +44,12 @@ extension FaultInjectingAsyncCrypt: AsyncCryptStoring, AsyncCryptBackend {
         return try await base.storedNames()
     }
 
+    /// `base`'s count of its secrets, unless a fault fails it as it fails a listing.
+    public func itemCount() async throws -> Int {
+        try faults.list()
+        return try await base.itemCount()
+    }
+
     /// Removes everything from `base`, unless a fault fails it.
     public func removeAll() async throws {
         try faults.removeAll()

@@ -37,6 +37,12 @@ extension FaultInjectingAsyncFileStore: AsyncFileStoring, AsyncFileBackend {
         return try await base.hasFile(at: path)
     }
 
+    /// `base`'s size and date of the file at `path`; nil when a fault hides it, as ``hasFile(at:)`` answers false.
+    public func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo? {
+        if faults.hides(path) { return nil }
+        return try await base.storedFileInfo(at: path)
+    }
+
     /// `base`'s names in `folder`, unless a fault fails the listing.
     public func entryNames(in folder: StoredFilePath) async throws -> [String] {
         try faults.list(folder)

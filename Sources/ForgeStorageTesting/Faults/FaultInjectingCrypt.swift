@@ -59,6 +59,12 @@ extension FaultInjectingCrypt: CryptStoring, CryptBackend {
         return try base.storedNames()
     }
 
+    /// `base`'s count of its secrets, unless a fault fails it as it fails a listing.
+    public func itemCount() throws -> Int {
+        try faults.list()
+        return try base.itemCount()
+    }
+
     /// Removes everything from `base`, unless a fault fails it.
     public func removeAll() throws {
         try faults.removeAll()

@@ -50,6 +50,12 @@ extension FaultInjectingFileStore: FileStoring, FileBackend {
         !faults.hides(path) && base.hasFile(at: path)
     }
 
+    /// `base`'s size and date of the file at `path`; nil when a fault hides it, as ``hasFile(at:)`` answers false.
+    public func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? {
+        if faults.hides(path) { return nil }
+        return try base.storedFileInfo(at: path)
+    }
+
     /// `base`'s names in `folder`, unless a fault fails the listing.
     public nonisolated(nonsending) func entryNames(in folder: StoredFilePath) async throws -> [String] {
         try faults.list(folder)
