@@ -11,12 +11,14 @@ final class KVBacking: Sendable {
         let type: String
     }
 
-    /// One stored value: the key as it was last spelled, the type that wrote it, and its JSON (nil for a removed
-    /// key's marker, ``KVMutant/listsRemovedKeys``).
+    /// One stored value: the key as it was last spelled, the type that wrote it, its JSON (nil for a removed key's
+    /// marker, ``KVMutant/listsRemovedKeys``), and the value `set` was given (``KVMutant/returnsTheWrittenInstance``
+    /// only; nil otherwise).
     struct Entry: Sendable {
         var spelling: String
         var type: String
         var data: Data?
+        var written: (any Sendable)? = nil
     }
 
     /// The tables, by namespace.

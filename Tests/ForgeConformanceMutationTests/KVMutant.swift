@@ -53,6 +53,14 @@ enum KVMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case encodingFailureLosesTheStoredValue
     /// `set` with a key that holds a value keeps the first value.
     case keepsTheFirstValue
+    /// `set` keeps the value it was given beside its JSON, and a read with the type that wrote it returns that value
+    /// without decoding (as a store that keeps values in memory to skip the decoder): a class instance the caller
+    /// changes after the `set` reads back changed, and every read returns the caller's own instance.
+    case returnsTheWrittenInstance
+    /// A read keeps the value it decoded, and each later read with the same type returns that instance while the
+    /// stored JSON is unchanged (as a store that caches decoded values): a change to a class instance one read
+    /// returned shows in every other read.
+    case sharesTheDecodedInstance
 
     var testDescription: String { rawValue }
 

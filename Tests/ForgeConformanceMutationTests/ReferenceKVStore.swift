@@ -19,6 +19,9 @@ final class ReferenceKVStore: Sendable {
     private let cache = LockedState<[KVBacking.Slot: KVBacking.Entry]>([:])
     /// The names written through this handle (``KVMutant/containsRemembersRemovedKeys`` only).
     private let written = LockedState<Set<[UInt8]>>([])
+    /// The value this handle last decoded in each slot, with the JSON and the type it was decoded from
+    /// (``KVMutant/sharesTheDecodedInstance`` only).
+    private let decoded = LockedState<[KVBacking.Slot: (json: Data, type: String, value: any Sendable)]>([:])
 
     init(
         backing: KVBacking = KVBacking(),
@@ -73,10 +76,11 @@ final class ReferenceKVStore: Sendable {
         return entry
     }
 
-    /// Stores `data` under `key`, or removes it for nil.
-    private func store<T>(_ data: Data?, _ key: String, as type: T.Type) {
+    /// Stores `data` under `key`, or removes it for nil; `instance` is the value `set` was given, kept beside its
+    /// JSON (``KVMutant/returnsTheWrittenInstance`` only).
+    private func store<T>(_ data: Data?, _ key: String, as type: T.Type, instance: (any Sendable)? = nil) {
         let slot = slot(key, type)
-        let entry = data.map { KVBacking.Entry(spelling: key, type: "\(T.self)", data: $0) }
+        let entry = data.map { KVBacking.Entry(spelling: key, type: "\(T.self)", data: $0, written: instance) }
         switch mutant {
         case .losesConcurrentUpdates:
             var table = backing.table(namespace)
@@ -122,7 +126,7 @@ extension ReferenceKVStore: KVStoring {
             if mutant == .encodingFailureLosesTheStoredValue { store(nil, key.key, as: T.self) }
             throw KVStoreError.encodingFailed(key: key.key, underlying: "\(error)")
         }
-        store(data, key.key, as: T.self)
+        store(data, key.key, as: T.self, instance: mutant == .returnsTheWrittenInstance ? value : nil)
     }
 
     func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
@@ -179,9 +183,19 @@ extension ReferenceKVStore {
     fileprivate func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T? {
         guard let entry = load(name, as: T.self), let data = entry.data else { return nil }
         if mutant == .readsOnlyTheWrittenType, entry.type != "\(T.self)" { return nil }
+        if mutant == .returnsTheWrittenInstance, entry.type == "\(T.self)", let written = entry.written as? T {
+            return written
+        }
+        let slot = slot(name, T.self)
+        if mutant == .sharesTheDecodedInstance, let kept = decoded.withLock({ $0[slot] }), kept.json == data,
+            kept.type == "\(T.self)", let same = kept.value as? T
+        {
+            return same
+        }
         do {
             let value = try JSONCodec.decode(T.self, from: data)
             if mutant == .readsStoredNilAsMissing, data == Data("null".utf8) { return nil }
+            if mutant == .sharesTheDecodedInstance { decoded.withLock { $0[slot] = (data, "\(T.self)", value) } }
             return value
         } catch {
             if mutant == .readsUndecodableValuesAsNil { return nil }

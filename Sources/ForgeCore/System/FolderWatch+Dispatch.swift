@@ -56,15 +56,12 @@ extension FolderWatch {
         private func watchAncestor() {
             ancestor?.cancel()
             ancestor = nil
-            var below = folder
-            while below != "/" && !below.isEmpty {
-                let path = (below as NSString).deletingLastPathComponent
+            for (index, path) in FolderWatch.ancestors(of: folder).enumerated() {
                 if let source = makeSource(path: path, followsLink: true, onChange: { [self] in ancestorChanged() }) {
                     ancestor = source
-                    ancestorIsParent = below == folder
+                    ancestorIsParent = index == 0
                     return
                 }
-                below = path
             }
         }
 
@@ -73,8 +70,11 @@ extension FolderWatch {
         private func ancestorChanged() {
             let identity = try? Descriptor.version(ofFileAt: folder)
             guard
-                !ancestorIsParent || identity?.device != watchedIdentity?.device
-                    || identity?.inode != watchedIdentity?.inode
+                FolderWatch.ancestorChangeCallsForRewatch(
+                    ancestorIsParent: ancestorIsParent,
+                    watched: watchedIdentity,
+                    current: identity
+                )
             else { return }
             resync()
         }
@@ -114,8 +114,8 @@ extension FolderWatch {
         private func changed(_ relative: String) {
             if recursive {
                 let present = Set(FolderWatch.subfolders(of: relative, in: folder))
-                for path in sources.keys where path != relative && FolderWatch.isPath(path, within: relative) {
-                    if !present.contains(path) { unwatch(path) }
+                for path in FolderWatch.vanishedFolders(sources.keys, beneath: relative, present: present) {
+                    unwatch(path)
                 }
                 watch(relative)
             }

@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import Foundation
 
 /// The operating system's notifications of changes in one folder, from any process: how a store sees what other
 /// instances and processes write, without polling.
@@ -138,6 +139,48 @@ extension FolderWatch {
     /// Whether the relative path `path` is `folder` or lies beneath it; every path lies within "".
     package static func isPath(_ path: String, within folder: String) -> Bool {
         folder.isEmpty || path == folder || path.hasPrefix(folder + "/")
+    }
+
+    /// The folders above `folder`, nearest first, up to the root: where a watch looks for the nearest one that exists.
+    ///
+    /// For `/a/b/c` they are `/a/b`, `/a` and `/`.
+    static func ancestors(of folder: String) -> [String] {
+        var ancestors: [String] = []
+        var below = folder
+        while below != "/" && !below.isEmpty {
+            below = (below as NSString).deletingLastPathComponent
+            ancestors.append(below)
+        }
+        return ancestors
+    }
+
+    /// Whether a change of the names in the nearest existing folder above the watched one calls for watching anew.
+    ///
+    /// It does unless that folder is the parent and the watched folder is still the one watched (the same device and
+    /// inode as when its watch began): then the change was a neighbour's. A folder that appeared, went or was replaced
+    /// calls for it.
+    ///
+    /// - Parameters:
+    ///   - ancestorIsParent: Whether the folder whose names changed is the watched folder's parent.
+    ///   - watched: The watched folder's identity when its watch began; nil when it did not exist.
+    ///   - current: Its identity now; nil when it does not exist.
+    /// - Returns: True when the folder is to be watched anew.
+    static func ancestorChangeCallsForRewatch(
+        ancestorIsParent: Bool,
+        watched: FileVersion?,
+        current: FileVersion?
+    ) -> Bool {
+        !ancestorIsParent || current?.device != watched?.device || current?.inode != watched?.inode
+    }
+
+    /// The folders of `watched` beneath `relative` (not `relative` itself) that are not among `present`, the folders
+    /// beneath it now: those a recursive watch stops watching after the names in `relative` changed.
+    static func vanishedFolders(
+        _ watched: some Sequence<String>,
+        beneath relative: String,
+        present: Set<String>
+    ) -> [String] {
+        watched.filter { $0 != relative && isPath($0, within: relative) && !present.contains($0) }
     }
 
     /// The relative paths of the folders beneath `relative` in the watched folder `root`, at any depth, read from

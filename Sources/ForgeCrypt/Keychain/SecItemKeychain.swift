@@ -4,7 +4,8 @@ internal import Security
 
 /// The Security framework's `SecItem` calls, and nothing else.
 ///
-/// Each turns a ``KeychainQuery`` into a dictionary of `kSec…` constants and returns the raw status. All decisions live in ``KeychainCrypt``.
+/// Each turns a ``KeychainQuery`` into a dictionary of `kSec…` constants and returns the raw status. All decisions live in
+/// ``KeychainCrypt``, and the reading of a listing's result in ``KeychainResult``, which the tests run on every platform.
 struct SecItemKeychain: KeychainServices {
     func add(_ attributes: KeychainQuery) -> Int32 {
         SecItemAdd(dictionary(attributes), nil)
@@ -20,9 +21,7 @@ struct SecItemKeychain: KeychainServices {
         var result: CFTypeRef?
         let status = SecItemCopyMatching(dictionary(query), &result)
         guard status == errSecSuccess else { return (status, []) }
-        // One item comes back as a dictionary, several as an array of them.
-        let items = (result as? [[String: Any]]) ?? (result as? [String: Any]).map { [$0] } ?? []
-        return (status, items.compactMap { $0[kSecAttrAccount as String] as? String })
+        return (status, KeychainResult.accounts(in: result, accountAttribute: kSecAttrAccount as String))
     }
 
     func update(_ query: KeychainQuery, with attributes: KeychainQuery) -> Int32 {

@@ -19,6 +19,9 @@
 /// `Data`; when it does not (a `String` read as an `Int`, `true` as an `Int`), and when it is corrupt, it
 /// reads as nil from ``get(_:)`` and throws ``KVStoreError/decodingFailed(key:underlying:)`` from
 /// ``value(for:)``. A key's ``KVKey/migrations`` read what older versions of an app stored (``KVMigration``).
+/// A read returns the value as decoded from what is stored, as a read from disk does: never the instance
+/// ``set(_:value:)`` was given, nor one an earlier read returned, so a class instance changed after it was written or
+/// read changes no other read.
 ///
 /// A key name holds one value, whatever type writes or reads it. Every call is safe from any thread: calls made
 /// at once never lose one another's writes, and a read while a `set` runs returns the previous value or the new

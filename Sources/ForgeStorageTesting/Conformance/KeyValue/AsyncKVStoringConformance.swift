@@ -53,6 +53,10 @@ public enum AsyncKVStoringConformance {
             ),
             Check("hostile keys are distinct and round-trip", hostileKeysAreDistinctAndRoundTrip),
             Check("canonically equivalent keys are one key", canonicallyEquivalentKeysAreOneKey),
+            Check(
+                "a read returns the value as stored, never an instance set was given or a read returned",
+                aReadReturnsTheValueAsStoredNeverAnInstanceGiven
+            ),
         ]
     }
 

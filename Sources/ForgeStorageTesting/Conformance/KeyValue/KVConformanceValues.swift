@@ -1,3 +1,5 @@
+internal import ForgeCore
+
 /// Keys of 300, 1,000 and 4,000 repeated characters and of 3,000 and 10,000 varied ones, in pairs that differ only in
 /// their last character: a store that truncates keys past some length, or shortens them without telling them apart,
 /// stores each pair as one key.
@@ -29,3 +31,37 @@ let kvHostileKeys: [String] = hostileKeys + longHostileKeys
 /// The hostile keys and a key given in NFD (which is listed in NFC): what the checks of `keys()` and of `removeAll`
 /// store, so that a store which lists, or clears, only keys it finds tame fails them.
 let kvHostileSpellings: [String] = kvHostileKeys + ["e\u{301}clair"]
+
+/// A model of reference type, as an app's model objects often are: a `final class` whose state a caller changes
+/// after it stores it or reads it.
+///
+/// Its state is behind a lock, so it is `Sendable` as the compiler checks it (no `@unchecked`); it encodes as
+/// `{"completed": n}`.
+final class TaskProgress: Codable, Sendable {
+    private enum CodingKeys: String, CodingKey {
+        case completed
+    }
+
+    /// The number of tasks completed, read and written under the lock.
+    private let state: LockedState<Int>
+
+    /// The number of tasks completed; a change shows in every reference to this instance.
+    var completed: Int {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    init(completed: Int) {
+        self.state = LockedState(completed)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.state = LockedState(try container.decode(Int.self, forKey: .completed))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(completed, forKey: .completed)
+    }
+}
