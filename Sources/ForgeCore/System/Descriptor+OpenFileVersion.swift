@@ -14,9 +14,9 @@ internal import Darwin
 /// The status-change time moves with every write, rename, link, removal or change of attributes, and no call can set
 /// it; the number of names falls to 0 when the file is removed, or replaced by a rename over its name. So while a
 /// ``Descriptor`` holds a file open, an equal version read from it tells that the file at its path is still the one
-/// opened, with the same contents, without looking the path up again (a lookup costs most of a `stat`: 1.4 µs of
-/// 1.6 µs on the Linux machine the benchmarks run on, where an `fstat` costs 0.6 µs). It cannot tell what a clock
-/// tick hides, as a ``FileVersion`` cannot, nor that a folder on the path was renamed or replaced.
+/// opened, with the same contents, without looking the path up again (a lookup costs most of a `stat`, and an `fstat`
+/// makes none). It cannot tell what a clock tick hides, as a ``FileVersion`` cannot, nor that a folder on the path was
+/// renamed or replaced.
 package struct OpenFileVersion: Sendable, Hashable {
     /// The file, its size and its modification time.
     package var version: FileVersion

@@ -51,8 +51,7 @@ extension KVStoredValue {
     /// A value of the type a key holds, with its JSON.
     ///
     /// A class, so that a copy of a stored value costs one retain: an in-memory `get` copies it out of its dictionary
-    /// (within 3x of a locked dictionary's read, `kv.memory.get` in Benchmarks, where a struct of these three
-    /// fields took 3.6x).
+    /// (`kv.memory.get` in Benchmarks, where a struct of these three fields missed the target).
     final class TypedValue: Sendable {
         /// The value; nil when only its JSON is kept.
         let value: (any Sendable)?

@@ -8,8 +8,9 @@ internal import Synchronization
 ///
 /// swift-corelibs-foundation keeps a domain in memory, writes it only on `synchronize()` and reads it only once. Its
 /// `synchronize()` costs the whole file: it reads and parses the property list, merges the pending changes of every
-/// domain in, serializes it, writes it in place, flushes it to the device and reads it back to check it (7 ms at
-/// 10,000 keys); with nothing pending it forgets what it read, and the next read parses the file again (10 ms).
+/// domain in, serializes it, writes it in place, flushes it to the device and reads it back to check it, in time that
+/// grows with the number of keys; with nothing pending it forgets what it read, and the next read parses the file
+/// again.
 ///
 /// - A change (``write(_:)``) goes into `UserDefaults`' memory at once, under the ``DefaultsFileLock``, and schedules
 ///   a flush ``flushDelay`` later on a background queue, unless one is already waiting: that flush writes every

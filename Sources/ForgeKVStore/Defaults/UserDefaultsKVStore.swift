@@ -14,8 +14,8 @@ internal import ForgeCore
 /// ## Linux
 /// swift-corelibs-foundation keeps a domain's values in memory, writes them to `$XDG_CONFIG_HOME/{domain}.plist` (or
 /// `~/.config`) only on `synchronize()`, never by itself, not even when the process exits, and reads the file once.
-/// Each `synchronize()` costs the whole file (it parses it, merges, writes it in place and reads it back: 0.07 ms at
-/// 100 keys, 7 ms at 10,000). So on Linux this store:
+/// Each `synchronize()` costs the whole file: it parses it, merges, writes it in place and reads it back, so its cost
+/// grows with the number of keys in the domain. So on Linux this store:
 ///
 /// - **writes behind**: `set` and `remove` change `UserDefaults`' memory at once, so this process reads the new value
 ///   at once, and return; 10 ms later a background flush writes every change made until then, so a burst of changes
@@ -45,9 +45,9 @@ internal import ForgeCore
 /// ``KVStoreError/writeFailed(key:underlying:)``.
 ///
 /// From about 1,000 keys, prefer ``DiskKVStore``, one file per key, whose costs do not grow with the number of keys:
-/// each rewrite of a property list costs about 0.7 µs a key (0.7 ms at 1,000 keys, 7 ms at 10,000), and
-/// `UserDefaults` itself rebuilds its view of the whole domain for the first read after each change (0.23 ms at 1,000
-/// keys, 3 ms at 10,000), where a ``DiskKVStore`` write takes about 0.1 to 0.3 ms and a read 4 µs at any size.
+/// each rewrite of a property list costs in proportion to the keys it holds, and `UserDefaults` itself rebuilds its
+/// view of the whole domain for the first read after each change. `Benchmarks/README.md` in the repository has the
+/// figures.
 ///
 /// On Apple platforms `cfprefsd` persists and shares changes by itself, and ``flush()`` does nothing.
 ///
