@@ -140,6 +140,8 @@ private struct ObservedAsyncFileStore: AsyncFileBackend, AsyncFileChangeObservin
 
     func hasFile(at path: StoredFilePath) async throws -> Bool { files.hasFile(at: path) }
 
+    func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo? { files.storedFileInfo(at: path) }
+
     func entryNames(in folder: StoredFilePath) async throws -> [String] { try await files.entryNames(in: folder) }
 
     func removeAll() async throws { try await files.removeAll() }
