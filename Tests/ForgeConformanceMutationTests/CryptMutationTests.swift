@@ -67,7 +67,7 @@ struct CryptMutationTests {
         #expect(CryptStoringConformance.checks.allSatisfy { $0.skipReason(for: Self.fullSubject(nil)) == nil })
     }
 
-    /// README's one-liner, a bare store given to `run(on:)`, compiles and runs; the checks that need more are
+    /// The testing docs' one-liner, a bare store given to `run(on:)`, compiles and runs; the checks that need more are
     /// cancelled as skipped, quietly.
     @Test(arguments: CryptStoringConformance.checks)
     func aBareStoreRunsAsReadmeShows(_ check: CryptStoringConformance.Check) async throws {

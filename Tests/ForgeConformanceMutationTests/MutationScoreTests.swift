@@ -1,6 +1,6 @@
 import Testing
 
-/// The mutation score README.md and the DocC article "Testing your own store" state: change them with the mutants.
+/// The mutation score the DocC article "Testing your own store" states: change them with the mutants.
 ///
 /// That every mutant is caught is the protocols' own mutation tests; this pins how many there are.
 struct MutationScoreTests {

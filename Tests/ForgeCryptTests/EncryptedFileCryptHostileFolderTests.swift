@@ -210,7 +210,7 @@ struct EncryptedFileCryptHostileFolderTests {
     // MARK: The threat model: what is detected and what is not
 
     @Test func aRolledBackItemIsNotDetected() async throws {
-        // Documented in README ("What the vault detects") and the ForgeCrypt docs: each item is authenticated on
+        // Documented in the Guarantees article and ForgeCrypt's "Choosing a store": each item is authenticated on
         // its own, so an older copy of the same item, or a deleted item restored from a backup, still opens.
         try await withTemporaryFolder { folder in
             let store = try vault(folder, .symmetric(SymmetricKey(size: .bits256)))

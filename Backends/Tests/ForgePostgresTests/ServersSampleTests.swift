@@ -5,20 +5,20 @@ import ForgePostgres
 import Foundation
 import Testing
 
-/// The keys README's sample names, as an app declares them.
+/// The keys the servers sample names, as an app declares them.
 private enum TaskKeys {
     static let taskCount = KVKey<Int>("taskflow.taskCount")
 }
 
-/// The secret README's sample names, as an app declares it.
+/// The secret the servers sample names, as an app declares it.
 private enum AuthKeys {
     static let accessToken = CryptKey<String>(key: "auth.access")
 }
 
-/// README's sample for PostgreSQL, which README and the ForgePostgres catalog quote from here, run against the
+/// The sample for PostgreSQL, which the Servers article and the ForgePostgres catalog quote from here, run against the
 /// test server.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
-struct ReadmeSampleTests {
+struct ServersSampleTests {
     @Test func theSampleUsesTheThreeStoresOnAClientTheCallerRuns() async throws {
         try await TestServer.withClient { client in
             let namespace = "readme-\(UUID().uuidString)"
