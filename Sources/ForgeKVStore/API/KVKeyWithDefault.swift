@@ -11,10 +11,9 @@
 /// let done = settings.get(TaskKeys.onboarding)   // Bool: false until a value is stored
 /// ```
 ///
-/// Every ``KVStoring`` and ``AsyncKVStoring`` store reads and writes it (`get`, `set`, `remove`, `contains` and
-/// `value(for:)` taking a key with a default are written once, in extensions of the two protocols), streams give
-/// the default for it (`stream(_:)` of ``AsyncKVStreaming``), and a ``KVBinding`` of it has a `value` that is never
-/// nil:
+/// Every ``KVStoring`` and ``AsyncKVStoring`` store reads and writes it with `get`, `set`, `remove`, `contains` and
+/// `value(for:)` (written once by the library, above the methods that take a ``KVKey``), streams give the default for
+/// it (`stream(_:)` of ``AsyncKVStreaming``), and a ``KVBinding`` of it has a `value` that is never nil:
 ///
 /// - `get` returns the stored value, or the default when nothing is stored or what is stored does not decode as a
 ///   `Value`, even through the key's migrations. The store still reports a value that does not decode to the

@@ -1,5 +1,8 @@
 /// The reads and writes of a ``KVKeyWithDefault``, written once for every ``KVStoring`` store over the requirements
 /// that take its ``KVKeyWithDefault/withoutDefault`` key.
+///
+/// A store that is also ``AsyncKVStoring`` meets that protocol's requirements of the same names with these methods,
+/// so it has one `get` of a key with a default, called without `await` in an `async` function too.
 extension KVStoring {
     /// Returns the value stored for `key`, or its default when nothing is stored or what is stored does not decode
     /// as `T`, even through the key's migrations.
