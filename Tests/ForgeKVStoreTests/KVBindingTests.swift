@@ -199,7 +199,7 @@ struct KVBindingTests {
 
     @Test func releasingTheBindingEndsItsTaskAndStream() async throws {
         let reactive = ReactiveKVStore(InMemoryKVStore())
-        var binding: KVBinding<Int>? = KVBinding(key, in: reactive)
+        var binding: KVBinding<Int?>? = KVBinding(key, in: reactive)
         weak let released = binding
         #expect(reactive.observerCount == 1)
 

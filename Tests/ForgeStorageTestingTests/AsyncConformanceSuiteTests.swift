@@ -11,7 +11,7 @@ struct AsyncConformanceSuiteTests {
         let kv = AsyncKVStoringConformance.checks.map(\.name)
         let files = AsyncFileStoringConformance.checks.map(\.name)
         let secrets = AsyncCryptStoringConformance.checks.map(\.name)
-        #expect(kv.count == 22)
+        #expect(kv.count == 28)
         #expect(files.count == 26)
         #expect(secrets.count == 16)
         for names in [kv, files, secrets] {

@@ -39,10 +39,10 @@ struct InstrumentedStoreConformanceTests {
         let names =
             KVStoringConformance.checks.map(\.name) + FileStoringConformance.checks.map(\.name)
             + CryptStoringConformance.checks.map(\.name)
-        #expect(KVStoringConformance.checks.count == 24)
+        #expect(KVStoringConformance.checks.count == 30)
         #expect(FileStoringConformance.checks.count == 29)
         #expect(CryptStoringConformance.checks.count == 18)
-        #expect(Set(KVStoringConformance.checks.map(\.name)).count == 24)
+        #expect(Set(KVStoringConformance.checks.map(\.name)).count == 30)
         #expect(names.allSatisfy { $0.first?.isLowercase == true && !$0.hasSuffix(".") })
         #expect(
             KVStoringConformance.checks.map(\.testDescription)

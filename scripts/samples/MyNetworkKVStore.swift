@@ -35,4 +35,21 @@ struct MyNetworkKVStore: AsyncKVStoring {
         await Task.yield()
         return try table.keys()
     }
+
+    // Keys with a default: each calls the requirement of the same name with the key without its default.
+    func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T {
+        try await get(key.withoutDefault) ?? key.defaultValue
+    }
+    func value<T: Codable & Sendable>(for key: KVKeyWithDefault<T>) async throws -> T? {
+        try await value(for: key.withoutDefault)
+    }
+    func set<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>, value: T) async throws {
+        try await set(key.withoutDefault, value: value)
+    }
+    func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws {
+        try await remove(key.withoutDefault)
+    }
+    func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool {
+        try await contains(key.withoutDefault)
+    }
 }

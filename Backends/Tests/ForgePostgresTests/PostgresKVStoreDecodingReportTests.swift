@@ -28,4 +28,19 @@ struct PostgresKVStoreDecodingReportTests {
             #expect(received.keys == ["count"])
         }
     }
+
+    @Test func aReadThroughAKeyWithADefaultThatReturnsTheDefaultForAnUndecodableValueIsReported() async throws {
+        try await TestServer.withStores { (stores) async throws in
+            let received = Received()
+            let store = stores[0].reportingDecodingFailures { received.append($0) }
+            let count = KVKeyWithDefault("count", default: 0)
+            try await store.set(KVKey<String>("count"), value: "three")
+
+            #expect(try await store.get(count) == 0)
+            #expect(try await store.get(KVKeyWithDefault("missing", default: 1)) == 1)
+            #expect(received.keys == ["count"])
+            await #expect(throws: KVStoreError.self) { try await store.value(for: count) }
+            #expect(received.keys == ["count"], "value(for:) throws instead of reporting")
+        }
+    }
 }

@@ -18,7 +18,7 @@ public final class TaskFlowSettingsService: Sendable {
 
     /// Whether the user has finished onboarding; false until ``completeOnboarding()``.
     public var hasCompletedOnboarding: Bool {
-        store.get(TaskKeys.onboarding) ?? false
+        store.get(TaskKeys.onboarding)
     }
 
     /// How many times ``recordLaunch()`` was called since the last ``reset()``; 0 when no count is stored, and

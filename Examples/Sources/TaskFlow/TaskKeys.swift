@@ -2,8 +2,8 @@ public import ForgeStorage
 
 /// The settings TaskFlow keeps in its ``KVStoring`` store.
 public enum TaskKeys {
-    /// Whether the user has finished onboarding.
-    public static let onboarding = KVKey<Bool>("taskflow.onboarding")
+    /// Whether the user has finished onboarding; false until it is stored.
+    public static let onboarding = KVKeyWithDefault("taskflow.onboarding", default: false)
     /// How many times the app has been started.
     public static let launchCount = KVKey<Int>("taskflow.launchCount")
     /// When to remind the user of the day's tasks.

@@ -29,6 +29,11 @@ struct TypedKey: Sendable {
         check = { store in await Self.check(key, in: store) }
     }
 
+    /// The typed key of `key`, checked with its migrations; its default plays no part in the check.
+    init<Value>(_ key: KVKeyWithDefault<Value>) {
+        self.init(key.withoutDefault)
+    }
+
     /// How the value stored for this key in `store` reads as ``typeName``.
     func check(in store: any AsyncKVStoring) async -> TypeCheck {
         await check(store)

@@ -29,7 +29,7 @@ struct TaskFlowServiceTests {
 
         #expect(try keychain.get(AuthKeys.accessToken) == nil)
         #expect(!files.exists(TaskFlowService.avatarPath))
-        #expect(prefs.get(TaskKeys.onboarding) == nil)
+        #expect(!prefs.contains(TaskKeys.onboarding))
         #expect(try !service.isLoggedIn())
     }
 

@@ -18,15 +18,30 @@
 /// ```
 ///
 /// Every requirement means what the ``KVStoring`` requirement of the same name means, with one addition: a store
-/// that can fail to reach its storage (a dropped connection) throws from ``get(_:)`` and ``contains(_:)`` too,
+/// that can fail to reach its storage (a dropped connection) throws from `get(_:)` and `contains(_:)` too,
 /// with ``KVStoreError/readFailed(key:underlying:)``, rather than answer nil or false for a value it could not
-/// read. ``get(_:)`` still reads a value that does not decode as nil.
+/// read. `get(_:)` still reads a value that does not decode as nil.
 ///
 /// Streams are ``AsyncKVStreaming``: `PostgresKVStore` has them, and any store gains them wrapped in a
 /// ``ReactiveKVStore`` (`ReactiveKVStore(DiskKVStore(namespace: "settings"))`), which also sees changes made by other
 /// handles and processes where its store can watch for them. A store of your own declares this protocol beside
 /// ``AsyncKVBackend`` (or `KVStoring` and this protocol beside ``KVBackend``), and gets every requirement here from the
 /// library.
+///
+/// ## Keys with a default
+/// The five requirements that take a ``KVKeyWithDefault`` mean what `KVStoring`'s methods of the same name mean. A
+/// store that is also `KVStoring` meets them with those synchronous methods, and a store on ``AsyncKVBackend`` with
+/// the library's implementation, so neither writes them. They are requirements, not extension methods, so that a
+/// store that is both protocols has one `get` of a key with a default, which an `async` function calls without
+/// `await` as it calls `get` of a ``KVKey``. A store written against this protocol's requirements alone implements
+/// them by calling the requirement of the same name with the key's ``KVKeyWithDefault/withoutDefault``, its `get`
+/// answering ``KVKeyWithDefault/defaultValue`` for nil:
+///
+/// ```swift
+/// func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T {
+///     try await get(key.withoutDefault) ?? key.defaultValue
+/// }
+/// ```
 public protocol AsyncKVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
     ///
@@ -65,6 +80,39 @@ public protocol AsyncKVStoring: Sendable {
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
     func keys() async throws -> [String]
+
+    /// Returns the value stored for `key`, or its default when nothing is stored or what is stored does not decode
+    /// as `T`, even through the key's migrations.
+    ///
+    /// It reads through the key without its default, so a store made by `reportingDecodingFailures(to:)` reports a
+    /// value that does not decode before the default is returned.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
+    func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T
+
+    /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil when
+    /// nothing is stored, whatever the key's default.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
+    func value<T: Codable & Sendable>(for key: KVKeyWithDefault<T>) async throws -> T?
+
+    /// Stores `value` for `key`, replacing any previous value; a value equal to the default is stored too.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
+    ///   the previous value is kept either way.
+    func set<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>, value: T) async throws
+
+    /// Removes the value stored for `key`, and those under the older names its migrations read, so that reads return
+    /// its default again.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
+    func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws
+
+    /// Returns true when a value is stored for `key` (or under an older name its migrations read), even one equal to
+    /// its default; false when reads return the default because nothing is stored.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
+    func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool
 }
 
 /// An ``AsyncKVStoring`` that can observe its keys: a stream per key, as ``ReactiveKVStore/stream(_:)`` gives it.

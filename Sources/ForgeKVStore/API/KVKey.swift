@@ -10,7 +10,13 @@
 /// }
 /// ```
 ///
-/// There is no default value: ``KVStoring/get(_:)`` returns nil until a value is stored.
+/// A key has no default value: ``KVStoring/get(_:)`` returns nil until a value is stored. To read a value of
+/// your choosing instead, give the key one with ``withDefault(_:)`` (or make a ``KVKeyWithDefault``), and `get`
+/// returns a `Value`, never nil:
+///
+/// ```swift
+/// static let onboarding = KVKey<Bool>("taskflow.onboarding").withDefault(false)
+/// ```
 ///
 /// When the stored type changes between versions of an app, name the older types and key names with the key,
 /// and reads migrate what an older version stored (see ``KVMigration``):

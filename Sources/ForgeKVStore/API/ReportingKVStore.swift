@@ -73,15 +73,15 @@ extension ReportingKVStore: AsyncKVStoring where Base: AsyncKVStoring {
         }
     }
 
-    /// Returns `base`'s value for `key`, as ``AsyncKVStoring/value(for:)``.
+    /// Returns `base`'s value for `key`, as `AsyncKVStoring`'s `value(for:)`.
     public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? { try await base.value(for: key) }
-    /// Stores `value` in `base`, as ``AsyncKVStoring/set(_:value:)``.
+    /// Stores `value` in `base`, as `AsyncKVStoring`'s `set(_:value:)`.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws {
         try await base.set(key, value: value)
     }
-    /// Removes `key` from `base`, as ``AsyncKVStoring/remove(_:)``.
+    /// Removes `key` from `base`, as `AsyncKVStoring`'s `remove(_:)`.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws { try await base.remove(key) }
-    /// Whether `base` holds a value for `key`, as ``AsyncKVStoring/contains(_:)``.
+    /// Whether `base` holds a value for `key`, as `AsyncKVStoring`'s `contains(_:)`.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
         try await base.contains(key)
     }
@@ -89,6 +89,31 @@ extension ReportingKVStore: AsyncKVStoring where Base: AsyncKVStoring {
     public func removeAll() async throws { try await base.removeAll() }
     /// The keys of `base`, as ``AsyncKVStoring/keys()``.
     public func keys() async throws -> [String] { try await base.keys() }
+
+    /// Returns `base`'s value for `key`, or the key's default, reporting a value that does not decode.
+    ///
+    /// - Throws: What `base`'s own `get` throws when it cannot read.
+    public func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T {
+        try await get(key.withoutDefault) ?? key.defaultValue
+    }
+
+    /// Returns `base`'s value for `key`, nil when nothing is stored, as `value(for:)` of a ``KVKey``.
+    public func value<T: Codable & Sendable>(for key: KVKeyWithDefault<T>) async throws -> T? {
+        try await base.value(for: key)
+    }
+
+    /// Stores `value` in `base`, as `set(_:value:)` of a ``KVKey``.
+    public func set<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>, value: T) async throws {
+        try await base.set(key, value: value)
+    }
+
+    /// Removes `key` from `base`, as `remove(_:)` of a ``KVKey``.
+    public func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws { try await base.remove(key) }
+
+    /// Whether `base` holds a value for `key`, as `contains(_:)` of a ``KVKey``.
+    public func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool {
+        try await base.contains(key)
+    }
 }
 
 extension ReportingKVStore: AsyncKVStreaming where Base: AsyncKVStreaming {

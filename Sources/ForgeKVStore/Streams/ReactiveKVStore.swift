@@ -75,7 +75,9 @@ public final class ReactiveKVStore: Sendable {
     ///
     /// The stream emits what ``get(_:)`` reads, whatever name the value came from: a change of the key, or of an
     /// older name its migrations read, refreshes it. ``remove(_:)`` and ``removeAll()`` emit nil. The stream ends
-    /// when the consuming task is cancelled or the wrapper is released; its observer is released with it.
+    /// when the consuming task is cancelled or the wrapper is released; its observer is released with it. The stream
+    /// of a key with a default (`stream(_:)` taking a ``KVKeyWithDefault``, which every ``AsyncKVStreaming`` store
+    /// has) emits the default in place of nil.
     ///
     /// Observation starts when `stream(_:)` is called, not when the stream is first iterated: the stream listens
     /// for changes when `stream(_:)` returns (over a ``DiskKVStore``, the folder is watched by then), reads the

@@ -29,7 +29,7 @@ public enum AsyncKVStoringConformance {
 
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
-        coreChecks + sharingChecks + evolutionChecks
+        coreChecks + sharingChecks + evolutionChecks + keyDefaultChecks
     }
 
     /// The checks of values, removal and key names, part of ``checks``.

@@ -40,6 +40,7 @@ public enum KVStoringConformance {
     public static var checks: [Check] {
         synchronous(AsyncKVStoringConformance.coreChecks) + concurrencyChecks
             + synchronous(AsyncKVStoringConformance.sharingChecks + AsyncKVStoringConformance.evolutionChecks)
+            + synchronous(AsyncKVStoringConformance.keyDefaultChecks)
     }
 
     /// Runs every check, each against a fresh store from `makeStore`, in the current test.

@@ -26,4 +26,16 @@ struct SynchronousKVStore: AsyncKVStoring {
     func removeAll() async throws { try base.removeAll() }
 
     func keys() async throws -> [String] { try base.keys() }
+
+    func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T { base.get(key) }
+
+    func value<T: Codable & Sendable>(for key: KVKeyWithDefault<T>) async throws -> T? { try base.value(for: key) }
+
+    func set<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>, value: T) async throws {
+        try base.set(key, value: value)
+    }
+
+    func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws { try base.remove(key) }
+
+    func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool { base.contains(key) }
 }
