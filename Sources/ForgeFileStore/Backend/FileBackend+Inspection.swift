@@ -43,18 +43,10 @@ extension FileBackend {
     /// Every file of the store with its size and date, found by walking the folders from the top; the default
     /// ``allFiles()``, which a store that implements it may still call.
     nonisolated(nonsending) func walkedFiles() async throws -> [StoredFileInfo] {
-        var files: [StoredFileInfo] = []
-        var folders = [try StoredFilePath(validatingFolder: "")]
-        while let folder = folders.popLast() {
-            for path in FileListing.paths(of: try await entryNames(in: folder), in: folder) {
-                if path.hasSuffix("/") {
-                    folders.append(try StoredFilePath(validatingFolder: path))
-                } else if let info = try storedFileInfo(at: StoredFilePath(validating: path)) {
-                    files.append(info)
-                }
-            }
-        }
-        return files.sorted { $0.path < $1.path }
+        try await FileListing.allFiles(
+            entryNames: { try await entryNames(in: $0) },
+            info: { try storedFileInfo(at: $0) }
+        )
     }
 }
 
@@ -89,17 +81,9 @@ extension AsyncFileBackend {
     /// Every file of the store with its size and date, found by walking the folders from the top; the default
     /// ``allFiles()``.
     func walkedFiles() async throws -> [StoredFileInfo] {
-        var files: [StoredFileInfo] = []
-        var folders = [try StoredFilePath(validatingFolder: "")]
-        while let folder = folders.popLast() {
-            for path in FileListing.paths(of: try await entryNames(in: folder), in: folder) {
-                if path.hasSuffix("/") {
-                    folders.append(try StoredFilePath(validatingFolder: path))
-                } else if let info = try await storedFileInfo(at: StoredFilePath(validating: path)) {
-                    files.append(info)
-                }
-            }
-        }
-        return files.sorted { $0.path < $1.path }
+        try await FileListing.allFiles(
+            entryNames: { try await entryNames(in: $0) },
+            info: { try await storedFileInfo(at: $0) }
+        )
     }
 }

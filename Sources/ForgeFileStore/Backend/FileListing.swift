@@ -18,4 +18,24 @@ enum FileListing {
         }
         return paths
     }
+
+    /// Every file below the top folder with its size and date, sorted by path: the folders walked with `entryNames`,
+    /// each file looked up with `info`. The walk behind every store's default `allFiles()`, sync or async.
+    nonisolated(nonsending) static func allFiles(
+        entryNames: nonisolated(nonsending) (StoredFilePath) async throws -> [String],
+        info: nonisolated(nonsending) (StoredFilePath) async throws -> StoredFileInfo?
+    ) async throws -> [StoredFileInfo] {
+        var files: [StoredFileInfo] = []
+        var folders = [try StoredFilePath(validatingFolder: "")]
+        while let folder = folders.popLast() {
+            for path in paths(of: try await entryNames(folder), in: folder) {
+                if path.hasSuffix("/") {
+                    folders.append(try StoredFilePath(validatingFolder: path))
+                } else if let file = try await info(StoredFilePath(validating: path)) {
+                    files.append(file)
+                }
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
 }
