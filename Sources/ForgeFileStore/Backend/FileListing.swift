@@ -19,8 +19,10 @@ enum FileListing {
         return paths
     }
 
-    /// Every file below the top folder with its size and date, sorted by path: the folders walked with `entryNames`,
-    /// each file looked up with `info`. The walk behind every store's default `allFiles()`, sync or async.
+    /// Every file below the top folder with its size and date, sorted by path.
+    ///
+    /// The folders are walked with `entryNames`, each file looked up with `info`: the walk behind every store's
+    /// default `allFiles()`, sync or async.
     nonisolated(nonsending) static func allFiles(
         entryNames: nonisolated(nonsending) (StoredFilePath) async throws -> [String],
         info: nonisolated(nonsending) (StoredFilePath) async throws -> StoredFileInfo?
