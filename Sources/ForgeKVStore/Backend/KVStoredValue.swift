@@ -130,7 +130,7 @@ extension KVStoredValue {
         guard case .typed(let typed) = form else { return self }
         let decoded = (try? JSONCodec.decode(typed.type, from: typed.json))
             .flatMap {
-                Self.holdsClassInstance($0) ? nil : $0
+                Self.holdsOnlyValues($0) ? $0 : nil
             }
         return KVStoredValue(
             .typed(TypedValue(value: decoded, type: typed.type, json: typed.json, isDecodedFromJSON: true))
@@ -148,13 +148,32 @@ extension KVStoredValue {
         )
     }
 
-    /// Whether `value` is, or holds anywhere inside (an optional, a collection, a property), a class instance.
-    private static func holdsClassInstance(_ value: Any) -> Bool {
+    /// Whether `value` is known to hold no class instance anywhere inside (an optional, a collection, a property), so
+    /// that one decoded copy may be handed to every read.
+    ///
+    /// The types of the values a settings store holds most (numbers, strings, dates, data, URLs) are values; any
+    /// other is walked with `Mirror`. A type with a mirror of its own (`CustomReflectable`) may hide what it holds, so
+    /// it counts as holding an instance, except the standard collections and `Optional`, whose mirrors list their
+    /// elements.
+    private static func holdsOnlyValues(_ value: Any) -> Bool {
+        if value is String || value is Bool || value is any BinaryInteger || value is any BinaryFloatingPoint
+            || value is Date || value is Data || value is URL || value is UUID || value is Decimal
+        {
+            return true
+        }
         let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .class { return true }
-        return mirror.children.contains { holdsClassInstance($0.value) }
+        if mirror.displayStyle == .class { return false }
+        if value is any CustomReflectable, !(value is any ReflectsItsElements) { return false }
+        return mirror.children.allSatisfy { holdsOnlyValues($0.value) }
     }
 }
+
+/// A standard type whose `Mirror` lists every element it holds, so that walking it finds any class instance inside.
+private protocol ReflectsItsElements {}
+extension Array: ReflectsItsElements {}
+extension Dictionary: ReflectsItsElements {}
+extension Set: ReflectsItsElements {}
+extension Optional: ReflectsItsElements {}
 
 /// A JSON object whose `value` member is a stored value, beside other members the store needs (a key's name).
 struct WrappedValue<Value: Decodable>: Decodable {

@@ -37,5 +37,14 @@ extension AsyncKVStoringConformance {
         let readList = try #require(try await store.get(listKey))
         #expect(readList.map(\.completed) == [1], "get read the list's element as changed after set")
         #expect(zip(readList, list).allSatisfy { $0 !== $1 }, "get returned an instance set was given, in a list")
+
+        // A value whose mirror hides what it holds: a store cannot see the instance inside, so it must not share it.
+        let boxKey = KVKey<ProgressBox>("progressBox")
+        try await store.set(boxKey, value: ProgressBox(progress: TaskProgress(completed: 1)))
+        let firstBox = try #require(try await store.get(boxKey))
+        firstBox.progress.completed = 2
+        let secondBox = try #require(try await store.get(boxKey))
+        #expect(secondBox.progress !== firstBox.progress, "two gets returned one instance, inside a custom mirror")
+        #expect(secondBox.progress.completed == 1, "a change to what get returned showed in the next get's value")
     }
 }
