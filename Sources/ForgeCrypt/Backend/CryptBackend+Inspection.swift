@@ -11,6 +11,9 @@ extension CryptBackend {
     /// The number of secrets this store holds: the names ``storedNames()`` lists, each once whatever its spelling,
     /// as many as ``CryptStoring/keys()`` lists.
     ///
+    /// A store that counts without opening its secrets may count more: ``EncryptedFileCrypt`` also counts an item
+    /// that is damaged or cannot be listed by name, for which `keys()` throws.
+    ///
     /// ```swift
     /// print("\(try secrets.itemCount()) secret(s)")
     /// ```

@@ -32,8 +32,11 @@
 /// The five requirements that take a ``KVKeyWithDefault`` mean what `KVStoring`'s methods of the same name mean. A
 /// store that is also `KVStoring` meets them with those synchronous methods, and a store on ``AsyncKVBackend`` with
 /// the library's implementation, so neither writes them. They are requirements, not extension methods, so that a
-/// store that is both protocols has one `get` of a key with a default, which an `async` function calls without
-/// `await` as it calls `get` of a ``KVKey``. A store written against this protocol's requirements alone implements
+/// concrete store type that is both protocols (``InMemoryKVStore``, ``DiskKVStore``, ``ReactiveKVStore``) has one
+/// `get` of a key with a default, which an `async` function calls without `await` as it calls `get` of a ``KVKey``.
+/// Where both forms are in view, as in generic code constrained to both protocols, an `any KVStoring & AsyncKVStoring`
+/// or a ``ReportingKVStore``, an `async` function calls the asynchronous form, with `try await`, for either kind of
+/// key. A store written against this protocol's requirements alone implements
 /// them by calling the requirement of the same name with the key's ``KVKeyWithDefault/withoutDefault``, its `get`
 /// answering ``KVKeyWithDefault/defaultValue`` for nil:
 ///

@@ -17,7 +17,9 @@
 ///
 /// - `get` returns the stored value, or the default when nothing is stored or what is stored does not decode as a
 ///   `Value`, even through the key's migrations. The store still reports a value that does not decode to the
-///   handler of a ``ReportingKVStore``, as for a key without a default.
+///   handler of a ``ReportingKVStore``, as for a key without a default. A value the store cannot read (a folder where
+///   its file should be) reads as the default too, as it reads as nil for a ``KVKey``: a read-modify-write that must
+///   not write over a value it could not read uses `value(for:)`, which throws.
 /// - `contains` and `value(for:)` tell a stored value from the default: `contains` is true only when a value is
 ///   stored (the default's own value included), and `value(for:)` returns nil when nothing is stored and throws
 ///   ``KVStoreError/decodingFailed(key:underlying:)`` when what is stored does not decode.
