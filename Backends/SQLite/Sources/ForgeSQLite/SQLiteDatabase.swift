@@ -29,8 +29,10 @@ public final class SQLiteDatabase: Sendable {
 
     /// The file's path, as errors name it.
     let path: String
-    /// The pool, once open.
-    private let opened = Locked<DatabasePool?>(nil)
+    /// The pool and the connection that watches the file's data version, once open.
+    private let opened = Locked<Connections?>(nil)
+    /// The values the stores read last, while no other connection has written.
+    private let cache = Locked(ReadCache())
     /// Held while the database opens, so that it opens once; never held by a call once the database is open.
     private let opening = Locked<Void>(())
     /// The `synchronous` setting the writer connection has now; read and changed on the writer only.
@@ -63,31 +65,61 @@ extension SQLiteDatabase {
     ///
     /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)``.
     func pool() throws -> DatabasePool {
-        if let pool = opened.withLock({ $0 }) { return pool }
+        try connections().pool
+    }
+
+    /// The open connections, opening them first when needed.
+    private func connections() throws -> Connections {
+        if let connections = opened.withLock({ $0 }) { return connections }
         // The lock that serialises openings is held across the opening's I/O, by the first calls only: every call
-        // after takes the pool above.
+        // after takes the connections above.
         return try opening.withLock { _ in
-            if let pool = opened.withLock({ $0 }) { return pool }
-            let pool = try open()
-            opened.withLock { $0 = pool }
-            return pool
+            if let connections = opened.withLock({ $0 }) { return connections }
+            let connections = try open()
+            opened.withLock { $0 = connections }
+            return connections
         }
     }
 
-    /// Runs `body` on the writer connection, outside a transaction, with `synchronous` set for `durability`: `NORMAL`
-    /// for `.atomic` (a commit is atomic, not flushed), `FULL` for `.flushed` (a commit flushes the log).
-    func write<Result>(_ durability: Durability, _ body: (Database) throws -> Result) throws -> Result {
-        try pool()
-            .writeWithoutTransaction { db in
-                try writerDurability.withLock { current in
-                    guard current != durability else { return }
-                    try db.execute(
-                        sql: durability == .flushed ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
-                    )
-                    current = durability
-                }
-                return try body(db)
+    /// The value of `key`: from the cache when no other connection wrote since it was read, else from `read`, whose
+    /// result is then kept.
+    func cachedValue(
+        for key: ReadCache.Key,
+        read: (Database) throws -> KVStoredValue?
+    ) throws -> KVStoredValue? {
+        let connections = try connections()
+        let version = try connections.watcher.unsafeRead { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        }
+        let (cached, generation) = cache.withLock { cache in
+            (cache.value(for: key, dataVersion: version), cache.generation)
+        }
+        if let cached { return cached }
+        let value = try connections.pool.unsafeRead(read)
+        cache.withLock { $0.keep(value, for: key, readAt: generation) }
+        return value
+    }
+
+    /// Runs `body`, a write of `key` (of every key when nil), on the writer connection, outside a transaction, with
+    /// `synchronous` set for `durability`: `NORMAL` for `.atomic` (a commit is atomic, not flushed), `FULL` for
+    /// `.flushed` (a commit flushes the log). No read keeps a value of `key` from before it.
+    func write<Result>(
+        _ durability: Durability,
+        changing key: ReadCache.Key?,
+        _ body: (Database) throws -> Result
+    ) throws -> Result {
+        let pool = try pool()
+        defer { cache.withLock { $0.forget(key) } }
+        return try pool.writeWithoutTransaction { db in
+            try writerDurability.withLock { current in
+                guard current != durability else { return }
+                try db.execute(
+                    sql: durability == .flushed ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
+                )
+                current = durability
             }
+            return try body(db)
+        }
     }
 
     /// Runs `body` on a reader connection, outside a transaction: for one statement, which SQLite runs on one snapshot.
@@ -95,8 +127,8 @@ extension SQLiteDatabase {
         try pool().unsafeRead(body)
     }
 
-    /// Opens the pool and prepares the tables.
-    private func open() throws -> DatabasePool {
+    /// Opens the pool and the watching connection, and prepares the tables.
+    private func open() throws -> Connections {
         do {
             try FileManager.default.createDirectory(
                 at: fileURL.deletingLastPathComponent(),
@@ -113,11 +145,23 @@ extension SQLiteDatabase {
                     return .commit
                 }
             }
-            return pool
+            var watching = Configuration()
+            watching.readonly = true
+            watching.label = "ForgeSQLite.watcher"
+            let watcher = try DatabaseQueue(path: path, configuration: watching)
+            return Connections(pool: pool, watcher: watcher)
         } catch let error as CocoaError {
             throw SQLiteStoreError.openFailed(path: path, underlying: .other("its folder cannot be made: \(error)"))
         } catch {
             throw SQLiteStoreError.openFailed(path: path, underlying: FailureReason(sqlite: error, path: path))
         }
     }
+}
+
+/// A database's connections: the pool every statement on the tables runs on, and one read-only connection that only
+/// asks for the file's data version (the pool's writer, which the stores' writes use, is another connection, so the
+/// version changes with their commits too).
+private struct Connections: Sendable {
+    let pool: DatabasePool
+    let watcher: DatabaseQueue
 }

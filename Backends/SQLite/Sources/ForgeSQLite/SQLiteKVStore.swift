@@ -73,15 +73,16 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func storedValue(named name: String) throws -> KVStoredValue? {
-        let text = try perform(KVStoreError.readFailed(key:underlying:), name) {
-            try database.read { db in
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+        return try perform(KVStoreError.readFailed(key:underlying:), name) {
+            try database.cachedValue(for: key) { db in
                 try String.fetchOne(
                     db.cachedStatement(sql: SQLiteKVTable.select),
-                    arguments: [storedNamespace, SQLiteKVTable.stored(name)]
+                    arguments: [key.namespace, key.name]
                 )
+                .map { KVStoredValue(json: Data($0.utf8)) }
             }
         }
-        return text.map { KVStoredValue(json: Data($0.utf8)) }
     }
 
     /// Stores `value` under `name` in one statement.
@@ -89,10 +90,10 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
         let json = String(decoding: value.json, as: UTF8.self)
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
         try perform(KVStoreError.writeFailed(key:underlying:), name) {
-            try database.write(durability) { db in
-                try db.cachedStatement(sql: SQLiteKVTable.upsert)
-                    .execute(arguments: [storedNamespace, SQLiteKVTable.stored(name), json])
+            try database.write(durability, changing: key) { db in
+                try db.cachedStatement(sql: SQLiteKVTable.upsert).execute(arguments: [key.namespace, key.name, json])
             }
         }
     }
@@ -101,10 +102,10 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
     public func removeValue(named name: String) throws {
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
         try perform(KVStoreError.removeFailed(key:underlying:), name) {
-            try database.write(durability) { db in
-                try db.cachedStatement(sql: SQLiteKVTable.delete)
-                    .execute(arguments: [storedNamespace, SQLiteKVTable.stored(name)])
+            try database.write(durability, changing: key) { db in
+                try db.cachedStatement(sql: SQLiteKVTable.delete).execute(arguments: [key.namespace, key.name])
             }
         }
     }
@@ -129,7 +130,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
     public func removeAll() throws {
         do {
-            try database.write(durability) { db in
+            try database.write(durability, changing: nil) { db in
                 try db.cachedStatement(sql: SQLiteKVTable.deleteAll).execute(arguments: [storedNamespace])
             }
         } catch {

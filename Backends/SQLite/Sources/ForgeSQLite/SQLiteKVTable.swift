@@ -35,7 +35,9 @@ enum SQLiteKVTable {
 
     /// `text` (a namespace or a name) as rows store it: the UTF-8 of its canonical form.
     static func stored(_ text: String) -> Data {
-        Data(text.precomposedStringWithCanonicalMapping.utf8)
+        // ASCII is in canonical form already: most keys skip Foundation's normalisation.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return Data(text.utf8) }
+        return Data(text.precomposedStringWithCanonicalMapping.utf8)
     }
 
     /// The text a row stores as `stored`.
