@@ -100,9 +100,10 @@ extension SQLiteDatabase {
         return value
     }
 
-    /// Runs `body`, a write of `key` (of every key when nil), on the writer connection, outside a transaction, with
-    /// `synchronous` set for `durability`: `NORMAL` for `.atomic` (a commit is atomic, not flushed), `FULL` for
-    /// `.flushed` (a commit flushes the log). No read keeps a value of `key` from before it.
+    /// Runs `body`, a write of `key` (of every key when nil), on the writer connection, outside a transaction.
+    ///
+    /// The writer's `synchronous` is set for `durability` first: `NORMAL` for `.atomic` (a commit is atomic, not
+    /// flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `key` from before it.
     func write<Result>(
         _ durability: Durability,
         changing key: ReadCache.Key?,
