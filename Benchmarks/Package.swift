@@ -17,6 +17,8 @@ let package = Package(
         .package(name: "ForgeBackends", path: "../Backends"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // SQLiteKVStore, beside GRDB's own key-value table.
+        .package(name: "ForgeSQLite", path: "../Backends/SQLite"),
     ],
     targets: [
         // The limits (raw POSIX reads and writes, the library's JSON settings) and the shared fixtures.
@@ -64,6 +66,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/KVBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // SQLiteKVStore beside a key-value table in GRDB, at equal durability.
+        .executableTarget(
+            name: "SQLiteBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ForgeSQLite", package: "ForgeSQLite"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SQLiteBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(

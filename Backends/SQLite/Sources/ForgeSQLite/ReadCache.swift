@@ -1,0 +1,52 @@
+internal import ForgeKVStore
+internal import Foundation
+
+/// The values a database's stores last read, kept while no connection has written to the file since.
+///
+/// A read of a key in the cache needs no SQL on the table: the database first asks its watching connection for
+/// SQLite's `PRAGMA data_version`, which changes when any other connection (the database's own writer, another
+/// `SQLiteDatabase`, another process) commits, and empties the cache when it changed. A write through the database
+/// forgets its key before it returns, and moves ``generation`` on, so that a read that began before the write never
+/// keeps what it read.
+struct ReadCache {
+    /// A row's place: the stored namespace and name.
+    struct Key: Hashable {
+        let namespace: Data
+        let name: Data
+    }
+
+    /// The data version the values were read under; nil before the first read.
+    private var dataVersion: Int64?
+    /// Moves on with every write through the database and every emptying, so that a read started before one is not
+    /// cached after it.
+    private(set) var generation: UInt64 = 0
+    /// The values read, nil for a name that held none.
+    private var values: [Key: KVStoredValue?] = [:]
+
+    /// The cached value of `key` under `dataVersion` (emptying the cache first when the version moved), or nil when
+    /// it must be read.
+    mutating func value(for key: Key, dataVersion: Int64) -> KVStoredValue?? {
+        if self.dataVersion != dataVersion {
+            values.removeAll(keepingCapacity: true)
+            self.dataVersion = dataVersion
+            generation &+= 1
+        }
+        return values[key]
+    }
+
+    /// Keeps `value`, read for `key` when the cache was at `generation`, unless a write or an emptying came since.
+    mutating func keep(_ value: KVStoredValue?, for key: Key, readAt generation: UInt64) {
+        guard generation == self.generation else { return }
+        values[key] = .some(value)
+    }
+
+    /// Forgets `key` (every key when nil), for a write that is about to change it or has.
+    mutating func forget(_ key: Key?) {
+        generation &+= 1
+        if let key {
+            values[key] = nil
+        } else {
+            values.removeAll(keepingCapacity: true)
+        }
+    }
+}

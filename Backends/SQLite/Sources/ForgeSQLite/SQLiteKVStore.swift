@@ -1,0 +1,157 @@
+public import ForgeKVStore
+public import Foundation
+internal import GRDB
+
+/// A ``KVStoring`` (and `AsyncKVStoring`) on a table of a SQLite database file, which any number of stores and
+/// processes share.
+///
+/// Each namespace's values are rows of one table, `forge_kv`, created on first use: stores of different namespaces on
+/// one database never see each other's values, and a store made with the database's file URL in another process sees
+/// this one's writes.
+///
+/// ```swift
+/// let store = SQLiteKVStore(fileURL: folder.appendingPathComponent("taskflow.sqlite"), namespace: "settings")
+/// try store.set(TaskKeys.taskCount, value: 42)
+/// ```
+///
+/// ## Keys and values
+/// Any string is a key, kept in its canonical (NFC) form, so `"café"` is one key however it is typed; a value is the
+/// JSON the library's other stores write, so a value reads back as it does from ``DiskKVStore``.
+///
+/// ## Atomicity and durability
+/// Every write is one SQLite statement, committed atomically: a reader, or a process that crashes mid-write, finds
+/// the old value or the new one. What a power loss keeps is the store's `Durability`, as on the disk stores: with
+/// `.atomic` (the default) a commit is not flushed (WAL with `synchronous = NORMAL`), so the latest writes may be
+/// lost; with `.flushed` each commit flushes the log before it returns (`synchronous = FULL`). Stores of both kinds
+/// may share a database.
+///
+/// ## Failures
+/// A call that fails throws its operation's ``KVStoreError`` with a `FailureReason`: a full disk is `.outOfSpace`, a
+/// file that is not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a
+/// sentence naming the path. `get` reads a failure as nil; ``KVStoring/value(for:)`` throws it.
+public struct SQLiteKVStore: Sendable {
+    /// The database the store's rows live in.
+    public let database: SQLiteDatabase
+    /// The name of the group of keys this store holds; other namespaces in the database are never touched.
+    public let namespace: String
+    /// Whether each write is flushed to the device before it returns.
+    public let durability: Durability
+
+    /// ``namespace`` as rows store it.
+    let storedNamespace: Data
+
+    /// Creates a store for `namespace`'s rows in `database`.
+    ///
+    /// - Parameters:
+    ///   - database: The database, which other stores may share.
+    ///   - namespace: The group of keys of this store. Any string.
+    ///   - durability: Whether each write is flushed to the device before it returns. Defaults to `.atomic`:
+    ///     atomic, not flushed, like `UserDefaults`.
+    public init(database: SQLiteDatabase, namespace: String, durability: Durability = .atomic) {
+        self.database = database
+        self.namespace = namespace
+        self.durability = durability
+        self.storedNamespace = SQLiteKVTable.stored(namespace)
+    }
+
+    /// Creates a store for `namespace`'s rows in the database file `fileURL`, opened for this store alone.
+    ///
+    /// Stores made this way on one file share its data, but each opens its own connections: give stores in one
+    /// process one ``SQLiteDatabase`` instead.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The database file, created with its folder when missing.
+    ///   - namespace: The group of keys of this store. Any string.
+    ///   - durability: Whether each write is flushed to the device before it returns. Defaults to `.atomic`.
+    public init(fileURL: URL, namespace: String, durability: Durability = .atomic) {
+        self.init(database: SQLiteDatabase(fileURL: fileURL), namespace: namespace, durability: durability)
+    }
+}
+
+extension SQLiteKVStore: KVStoring, KVBackend {
+    /// The value stored under `name`, or nil when nothing is.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    public func storedValue(named name: String) throws -> KVStoredValue? {
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+        return try perform(KVStoreError.readFailed(key:underlying:), name) {
+            try database.cachedValue(for: key) { db in
+                try String.fetchOne(
+                    db.cachedStatement(sql: SQLiteKVTable.select),
+                    arguments: [key.namespace, key.name]
+                )
+                .map { KVStoredValue(json: Data($0.utf8)) }
+            }
+        }
+    }
+
+    /// Stores `value` under `name` in one statement.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
+    public func store(_ value: KVStoredValue, named name: String) throws {
+        let json = String(decoding: value.json, as: UTF8.self)
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+        try perform(KVStoreError.writeFailed(key:underlying:), name) {
+            try database.write(durability, changing: key) { db in
+                try db.cachedStatement(sql: SQLiteKVTable.upsert).execute(arguments: [key.namespace, key.name, json])
+            }
+        }
+    }
+
+    /// Removes the value stored under `name`; succeeds when there is none.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
+    public func removeValue(named name: String) throws {
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+        try perform(KVStoreError.removeFailed(key:underlying:), name) {
+            try database.write(durability, changing: key) { db in
+                try db.cachedStatement(sql: SQLiteKVTable.delete).execute(arguments: [key.namespace, key.name])
+            }
+        }
+    }
+
+    /// The names that hold a value in this namespace, in canonical (NFC) form.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    public func storedNames() throws -> [String] {
+        do {
+            return
+                try database.read { db in
+                    try Data.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
+                }
+                .map(SQLiteKVTable.text(fromStored:))
+        } catch {
+            throw KVStoreError.listFailed(underlying: FailureReason(sqlite: error, path: database.path))
+        }
+    }
+
+    /// Removes every value of this namespace in one statement; other namespaces are untouched.
+    ///
+    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
+    public func removeAll() throws {
+        do {
+            try database.write(durability, changing: nil) { db in
+                try db.cachedStatement(sql: SQLiteKVTable.deleteAll).execute(arguments: [storedNamespace])
+            }
+        } catch {
+            throw KVStoreError.removeAllFailed(underlying: FailureReason(sqlite: error, path: database.path))
+        }
+    }
+}
+
+extension SQLiteKVStore: AsyncKVStoring {}
+
+extension SQLiteKVStore {
+    /// Runs `body`, throwing any failure as the error `operation` makes for `name`.
+    private func perform<Result>(
+        _ operation: (String, FailureReason) -> KVStoreError,
+        _ name: String,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw operation(name, FailureReason(sqlite: error, path: database.path))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+@testable import ForgeSQLite
+import Foundation
+import GRDB
+import Testing
+
+/// Durability as on the disk stores: WAL throughout, `synchronous = NORMAL` for `.atomic` writes and `FULL` for
+/// `.flushed` ones, on the one writer connection that stores of both kinds share.
+struct SQLiteDurabilityTests {
+    @Test func writesSetTheWriterSynchronousForTheirDurability() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let atomic = SQLiteKVStore(database: database, namespace: "atomic")
+            let flushed = SQLiteKVStore(database: database, namespace: "flushed", durability: .flushed)
+
+            try flushed.set(KVKey<Int>("count"), value: 1)
+            #expect(try writerPragma("synchronous", of: database) == 2)  // FULL
+            try atomic.set(KVKey<Int>("count"), value: 1)
+            #expect(try writerPragma("synchronous", of: database) == 1)  // NORMAL
+            try flushed.removeAll()
+            #expect(try writerPragma("synchronous", of: database) == 2)
+            #expect(try database.pool().read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        }
+    }
+
+    /// The value of `pragma` on the writer connection, as the last write left it.
+    private func writerPragma(_ pragma: String, of database: SQLiteDatabase) throws -> Int? {
+        try database.pool().writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA \(pragma)") }
+    }
+}

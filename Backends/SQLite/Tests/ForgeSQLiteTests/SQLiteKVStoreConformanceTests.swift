@@ -1,0 +1,52 @@
+import ForgeSQLite
+import ForgeStorageTesting
+import Foundation
+import Testing
+
+/// SQLiteKVStore passes the whole conformance suite, sync and async: a second handle is a store of a second
+/// `SQLiteDatabase` on the same file (as another process would open it), the neighbour another namespace in the same
+/// database.
+struct SQLiteKVStoreConformanceTests {
+    @Test func passesTheConformanceSuite() async throws {
+        try await withTemporaryFolder { folder in
+            await KVStoringConformance.run(makeSubject: {
+                let file = databaseFile(in: folder)
+                let database = SQLiteDatabase(fileURL: file)
+                return KVStoringConformance.Subject(
+                    SQLiteKVStore(database: database, namespace: "store"),
+                    reopen: { SQLiteKVStore(fileURL: file, namespace: "store") },
+                    neighbour: SQLiteKVStore(database: database, namespace: "neighbour")
+                )
+            })
+        }
+    }
+
+    @Test func passesTheAsyncConformanceSuite() async throws {
+        try await withTemporaryFolder { folder in
+            await AsyncKVStoringConformance.run(makeSubject: {
+                let file = databaseFile(in: folder)
+                let database = SQLiteDatabase(fileURL: file)
+                return AsyncKVStoringConformance.Subject(
+                    SQLiteKVStore(database: database, namespace: "store"),
+                    reopen: { SQLiteKVStore(fileURL: file, namespace: "store") },
+                    neighbour: SQLiteKVStore(database: database, namespace: "neighbour")
+                )
+            })
+        }
+    }
+
+    /// Flushed stores, whose second handle shares the database: the writer connection switches `synchronous` between
+    /// the stores' durabilities.
+    @Test func passesTheConformanceSuiteFlushedOnASharedDatabase() async throws {
+        try await withTemporaryFolder { folder in
+            await KVStoringConformance.run(makeSubject: {
+                let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+                return KVStoringConformance.Subject(
+                    SQLiteKVStore(database: database, namespace: "store", durability: .flushed),
+                    reopen: { SQLiteKVStore(database: database, namespace: "store") },
+                    neighbour: SQLiteKVStore(database: database, namespace: "neighbour", durability: .flushed)
+                )
+            })
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Benchmark
+import BenchmarkSupport
+import ForgeSQLite
+import Foundation
+import GRDB
+
+// SQLiteKVStore beside GRDB's own key-value table (`kv(key TEXT PRIMARY KEY, value BLOB)` in a DatabasePool, one
+// INSERT OR REPLACE per set), at equal durability: `.atomic` against WAL with `synchronous = NORMAL`, `.flushed`
+// against WAL with `synchronous = FULL`. Each side encodes and decodes the same Profile with the library's codec.
+
+let benchmarks: @Sendable () -> Void = {
+    let key = KVKey<Profile>("profile")
+    let disk = Benchmark.Configuration.forge()
+    let folder = Scratch.folder("kv-sqlite")
+    let encoded = (try? Codec.encoder.encode(Profile.sample)) ?? Data()
+
+    let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("ours.sqlite"))
+    let store = SQLiteKVStore(database: database, namespace: "bench")
+    let flushedStore = SQLiteKVStore(database: database, namespace: "bench-flushed", durability: .flushed)
+    try? store.set(key, value: .sample)
+    let grdb = try? makeGRDBTable(atPath: folder.path + "/grdb.sqlite")
+    let grdbFull = try? makeGRDBTable(atPath: folder.path + "/grdb-full.sqlite", synchronous: "FULL")
+    try? grdb?.write { db in try db.execute(sql: Peer.upsert, arguments: ["profile", encoded]) }
+
+    Benchmark("kv.sqlite.get:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(store.get(key)) }
+    }
+    Benchmark("kv.sqlite.get:GRDB", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try grdb?.read { db in try Data.fetchOne(db, sql: Peer.select, arguments: ["profile"]) }
+            blackHole(data.flatMap { try? Codec.decoder.decode(Profile.self, from: $0) })
+        }
+    }
+    Benchmark("kv.sqlite.set:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { try store.set(key, value: .sample) }
+    }
+    Benchmark("kv.sqlite.set:GRDB", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try Codec.encoder.encode(Profile.sample)
+            try grdb?.write { db in try db.execute(sql: Peer.upsert, arguments: ["profile", data]) }
+        }
+    }
+    Benchmark("kv.sqlite.set.flushed:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { try flushedStore.set(key, value: .sample) }
+    }
+    Benchmark("kv.sqlite.set.flushed:GRDB", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let data = try Codec.encoder.encode(Profile.sample)
+            try grdbFull?.write { db in try db.execute(sql: Peer.upsert, arguments: ["profile", data]) }
+        }
+    }
+
+    // removeAll of 100,000 keys; each iteration first refills the table (not measured).
+    let removal = Benchmark.Configuration(
+        metrics: [.wallClock],
+        timeUnits: .milliseconds,
+        warmupIterations: 0,
+        maxDuration: .seconds(5),
+        maxIterations: 5
+    )
+    let scale = 100_000
+    let removalStore = SQLiteKVStore(database: database, namespace: "bench-removal")
+    Benchmark("kv.sqlite.removeAll.100k:ours", configuration: removal) { benchmark in
+        try database.fill(namespace: "bench-removal", count: scale, value: encoded)
+        benchmark.startMeasurement()
+        try removalStore.removeAll()
+        benchmark.stopMeasurement()
+    }
+    Benchmark("kv.sqlite.removeAll.100k:GRDB", configuration: removal) { benchmark in
+        try grdb?.fill(count: scale, value: encoded)
+        benchmark.startMeasurement()
+        try grdb?.write { db in try db.execute(sql: "DELETE FROM kv") }
+        benchmark.stopMeasurement()
+    }
+
+    // The disk bytes of 100,000 keys, each side's database and log after a checkpoint, printed by a benchmark of one
+    // iteration (so that only a run that picks it fills the tables).
+    let once = Benchmark.Configuration(metrics: [.wallClock], warmupIterations: 0, maxIterations: 1)
+    Benchmark("kv.sqlite.diskBytes.100k:ours", configuration: once) { _ in
+        let sizes = Scratch.folder("kv-sqlite-size")
+        let ours = SQLiteDatabase(fileURL: sizes.appendingPathComponent("ours.sqlite"))
+        try ours.fill(namespace: "bench", count: scale, value: encoded)
+        try ours.checkpoint()
+        let peer = try makeGRDBTable(atPath: sizes.path + "/grdb.sqlite")
+        try peer.fill(count: scale, value: encoded)
+        try peer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        print("kv.sqlite.diskBytes.100k: ours \(bytes(sizes, "ours")), GRDB \(bytes(sizes, "grdb"))")
+    }
+}
+
+/// The peer's SQL.
+private enum Peer {
+    static let select = "SELECT value FROM kv WHERE key = ?"
+    static let upsert = "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)"
+}
+
+/// GRDB's key-value table in a WAL pool, with `synchronous` set on the writer after the pool turned WAL on (which sets
+/// it to NORMAL).
+private func makeGRDBTable(atPath path: String, synchronous: String = "NORMAL") throws -> DatabasePool {
+    let pool = try DatabasePool(path: path)
+    try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+    try pool.write { db in
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+    }
+    return pool
+}
+
+/// The bytes of the files in `folder` whose names start with `prefix` (the database, its log and shared memory).
+private func bytes(_ folder: URL, _ prefix: String) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasPrefix(prefix) }
+        .compactMap { try? FileManager.default.attributesOfItem(atPath: folder.path + "/" + $0)[.size] as? Int }
+        .reduce(0, +)
+}
+
+extension DatabasePool {
+    /// Fills GRDB's table with `count` keys in one transaction.
+    fileprivate func fill(count: Int, value: Data) throws {
+        try write { db in
+            let statement = try db.makeStatement(sql: Peer.upsert)
+            for index in 0..<count { try statement.execute(arguments: ["key-\(index)", value]) }
+        }
+    }
+}
+
+extension SQLiteDatabase {
+    /// Fills `namespace` with `count` keys through a second connection on the file, in one transaction (a store
+    /// writes one key per transaction, which would make each refill take minutes).
+    fileprivate func fill(namespace: String, count: Int, value: Data) throws {
+        try prepare()
+        let queue = try DatabaseQueue(path: fileURL.path)
+        let json = String(decoding: value, as: UTF8.self)
+        try queue.write { db in
+            let statement = try db.makeStatement(
+                sql: "INSERT OR REPLACE INTO forge_kv (namespace, name, value) VALUES (?, ?, ?)"
+            )
+            for index in 0..<count {
+                try statement.execute(arguments: [Data(namespace.utf8), Data("key-\(index)".utf8), json])
+            }
+        }
+    }
+
+    /// Moves the log into the database file and empties it, through a second connection.
+    fileprivate func checkpoint() throws {
+        let queue = try DatabaseQueue(path: fileURL.path)
+        try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+}
