@@ -57,6 +57,26 @@ struct SQLiteCryptHeaderRowTests {
         }
     }
 
+    @Test func aHeaderRowThatIsNotAHeaderIsACorruptNamespace() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let key = testMasterKey()
+            try SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key).prepare()
+            let other = try DatabaseQueue(path: file.path)
+            try other.write { db in
+                try db.execute(sql: "UPDATE forge_secrets SET sealed = X'00FF' WHERE item = 'header'")
+            }
+
+            let store = SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key)
+            let error = try #require(throws: CryptStoreError.self) { try store.keys() }
+            guard case .corruptVault(path: let path, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(path.contains(file.path))
+        }
+    }
+
     /// The number of header rows in the file.
     private func headerCount(in queue: DatabaseQueue) throws -> Int {
         try queue.read { db in
