@@ -26,12 +26,18 @@ enum SQLiteKVTable {
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"
     static let names = "SELECT name FROM forge_kv WHERE namespace = ?"
 
-    /// The columns of the table, as `PRAGMA table_info` gives them: name, declared type, position in the key.
-    private static let columns: [ColumnShape] = [
-        ColumnShape(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
-        ColumnShape(name: "name", type: "BLOB", primaryKeyPosition: 2),
-        ColumnShape(name: "value", type: "TEXT", primaryKeyPosition: 0),
-    ]
+    /// The table's shape, created or checked by ``prepare(_:path:)``.
+    private static let schema = SQLiteTableSchema(
+        name: "forge_kv",
+        component: "kv",
+        version: schemaVersion,
+        create: create,
+        columns: [
+            .init(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
+            .init(name: "name", type: "BLOB", primaryKeyPosition: 2),
+            .init(name: "value", type: "TEXT", primaryKeyPosition: 0),
+        ]
+    )
 
     /// `text` (a namespace or a name) as rows store it: the UTF-8 of its canonical form.
     static func stored(_ text: String) -> Data {
@@ -51,52 +57,7 @@ enum SQLiteKVTable {
     /// - Throws: ``SchemaProblem`` when a table of ours is in an unknown shape or of a newer version; SQLite's error
     ///   when the file is not a database.
     static func prepare(_ db: Database, path: String) throws {
-        try db.execute(
-            sql:
-                "CREATE TABLE IF NOT EXISTS forge_schema (component TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)"
-        )
-        let version = try Int.fetchOne(db, sql: "SELECT version FROM forge_schema WHERE component = 'kv'")
-        let exists = try db.tableExists("forge_kv")
-        switch (exists, version) {
-        case (false, _):
-            try db.execute(sql: create)
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO forge_schema (component, version) VALUES ('kv', ?)",
-                arguments: [schemaVersion]
-            )
-        case (true, let version?) where version > schemaVersion:
-            throw SchemaProblem(
-                reason: .other(
-                    "the table forge_kv of '\(path)' is of schema version \(version), newer than this ForgeSQLite's "
-                        + "\(schemaVersion)"
-                )
-            )
-        case (true, schemaVersion):
-            let found = try Row.fetchAll(db, sql: "PRAGMA table_info(forge_kv)")
-                .map {
-                    ColumnShape(
-                        name: $0["name"],
-                        type: ($0["type"] as String).uppercased(),
-                        primaryKeyPosition: $0["pk"]
-                    )
-                }
-            guard found == columns else {
-                throw SchemaProblem(
-                    reason: .other("the table forge_kv of '\(path)' is not in the shape of ForgeSQLite's")
-                )
-            }
-        case (true, _):
-            throw SchemaProblem(
-                reason: .other("'\(path)' has a table forge_kv that ForgeSQLite did not make (no schema version)")
-            )
-        }
-    }
-
-    /// A column as `PRAGMA table_info` describes it.
-    private struct ColumnShape: Equatable {
-        var name: String
-        var type: String
-        var primaryKeyPosition: Int
+        try schema.prepare(db, path: path)
     }
 }
 

@@ -1,0 +1,340 @@
+public import ForgeCrypt
+public import Foundation
+internal import GRDB
+
+/// A `CryptStoring` (and `AsyncCryptStoring`) on a table of a SQLite database file, which any number of stores and
+/// processes share: each secret is sealed with `SecretSealer`, in the vault's item format, before it is written.
+///
+/// Each namespace's secrets are rows of one table, `forge_secrets`, created on first use beside the key-value stores'
+/// `forge_kv`: stores of different namespaces on one database never see each other's secrets.
+///
+/// ```swift
+/// let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("taskflow.sqlite"))
+/// let settings = SQLiteKVStore(database: database, namespace: "settings")
+/// let secrets = SQLiteCrypt(database: database, namespace: "auth", masterKey: .keyFile(keyURL))
+/// try secrets.set("s3cr3t", for: AuthKeys.accessToken)
+/// ```
+///
+/// ## What the file holds
+/// A row per secret: `(namespace, item, sealed)`. `item` is a keyed hash of the key name (`SecretSealer`'s item name)
+/// and `sealed` the secret and its key name sealed with AES-256-GCM, bound to the item's name, so a sealed item copied
+/// onto another row fails to open. One header row per namespace (its `item` is `header`) holds the vault's header: a
+/// random identifier, the kind of master key, the passphrase parameters and a key-check value. Whoever reads the file
+/// without the master key reads neither a secret nor a key name; the namespaces are in the clear, as a vault's folder
+/// names are.
+///
+/// ## Master keys
+/// The `MasterKey` kinds of the vault: a key file, a symmetric key or a passphrase (stretched once per store, when it
+/// prepares). The first store of a namespace writes its header; stores starting at once agree on one. A store with
+/// another master key than the one the namespace's header was made with fails every call with
+/// `CryptStoreError.wrongMasterKey(path:createdWith:)` and writes nothing.
+///
+/// ## Atomicity and durability
+/// Every write is one transaction: a reader, or a process that crashes mid-write, finds the old secret or the new one.
+/// What a power loss keeps is the store's `Durability`: `.flushed` by default, as the vault, so each commit flushes
+/// the log before it returns; `.atomic` leaves the latest writes to the system.
+///
+/// ## Failures
+/// A call that fails throws its operation's `CryptStoreError` naming the key, with a `FailureReason`: a file that is
+/// not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a sentence naming the
+/// path. A sealed item that does not open (changed, or copied from another row) throws
+/// `CryptStoreError.tamperedItem(key:)`. A write checks, in its transaction, that the namespace still holds this
+/// store's header: a removed header is written back, and one replaced by another store's throws
+/// `CryptStoreError.vaultReplaced(path:)`. A namespace whose header row is gone but whose items are there throws
+/// `CryptStoreError.corruptVault(path:reason:)` rather than start a header that would leave them unreadable.
+public struct SQLiteCrypt: Sendable {
+    /// The database the store's rows live in.
+    public let database: SQLiteDatabase
+    /// The name of the group of secrets this store holds; other namespaces in the database are never touched.
+    public let namespace: String
+    /// Whether each write is flushed to the device before it returns.
+    public let durability: Durability
+
+    /// The key the namespace's header opens with.
+    let masterKey: MasterKey
+    /// ``namespace`` as rows store it.
+    let storedNamespace: Data
+    /// Where the secrets are, as errors name it: the file and the namespace.
+    let location: String
+    /// The namespace's sealer, once prepared; shared by copies of the store.
+    private let preparation = SealerPreparation()
+
+    /// Creates a store for `namespace`'s secrets in `database`.
+    ///
+    /// Nothing is read, and the master key is not used, until the first call.
+    ///
+    /// - Parameters:
+    ///   - database: The database, which other stores may share.
+    ///   - namespace: The group of secrets of this store. Any string.
+    ///   - masterKey: The key the secrets are sealed under; see `MasterKey`.
+    ///   - durability: Whether each write is flushed to the device before it returns. Defaults to `.flushed`, as the
+    ///     vault.
+    public init(database: SQLiteDatabase, namespace: String, masterKey: MasterKey, durability: Durability = .flushed) {
+        self.database = database
+        self.namespace = namespace
+        self.masterKey = masterKey
+        self.durability = durability
+        self.storedNamespace = SQLiteCryptTable.stored(namespace: namespace)
+        self.location = "SQLite database '\(database.path)', namespace '\(namespace)'"
+    }
+
+    /// Creates a store for `namespace`'s secrets in the database file `fileURL`, opened for this store alone.
+    ///
+    /// Stores made this way on one file share its data, but each opens its own connections: give stores in one
+    /// process one ``SQLiteDatabase`` instead.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The database file, created with its folder when missing.
+    ///   - namespace: The group of secrets of this store. Any string.
+    ///   - masterKey: The key the secrets are sealed under; see `MasterKey`.
+    ///   - durability: Whether each write is flushed to the device before it returns. Defaults to `.flushed`.
+    public init(fileURL: URL, namespace: String, masterKey: MasterKey, durability: Durability = .flushed) {
+        self.init(
+            database: SQLiteDatabase(fileURL: fileURL),
+            namespace: namespace,
+            masterKey: masterKey,
+            durability: durability
+        )
+    }
+
+    /// Opens the database, creates the secrets table when it is missing, then reads the namespace's header, or writes
+    /// a new one, and checks the master key against it.
+    ///
+    /// Every call does this once per store before its first statement; call it at start-up to find a problem (a wrong
+    /// master key, a file that is not a database) early. A failed preparation is tried again by the next call.
+    ///
+    /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)`` when the database or its table cannot be used, or
+    ///   the `CryptStoreError` of a master key that does not open the header
+    ///   (`CryptStoreError.wrongMasterKey(path:createdWith:)`, `CryptStoreError.keyFileNotFound(path:vaultPath:)`,
+    ///   …), or `CryptStoreError.corruptVault(path:reason:)` when the namespace holds secrets but its header row is
+    ///   gone.
+    public func prepare() throws {
+        do {
+            _ = try sealer()
+        } catch let error as CryptStoreError {
+            throw error
+        } catch {
+            throw SQLiteStoreError.openFailed(
+                path: database.path,
+                underlying: FailureReason(sqlite: error, path: database.path)
+            )
+        }
+    }
+}
+
+extension SQLiteCrypt: CryptStoring, CryptBackend {
+    /// The secret stored under `name`, opened from its sealed row, or nil when none is stored.
+    ///
+    /// - Throws: `CryptStoreError.tamperedItem(key:)` when the sealed item does not open, or
+    ///   `CryptStoreError.readFailed(key:underlying:)`.
+    public func storedSecret(named name: String) throws -> Data? {
+        try perform(.read(name)) {
+            // One look-up of the key's item names the row and opens what it holds.
+            let sealer = try sealer()
+            let item = sealer.item(for: name)
+            let sealed = try database.read { db in
+                try Data.fetchOne(
+                    db.cachedStatement(sql: SQLiteCryptTable.select),
+                    arguments: [storedNamespace, item.name]
+                )
+            }
+            guard let sealed else { return nil }
+            return try sealer.open(sealed, as: item)
+        }
+    }
+
+    /// Seals `secret` and stores it under `name`, in one transaction that also checks the namespace's header.
+    ///
+    /// - Throws: `CryptStoreError.vaultReplaced(path:)` or `CryptStoreError.writeFailed(key:underlying:)`; the previous
+    ///   secret is kept.
+    public func store(_ secret: Data, named name: String) throws {
+        try perform(.write(name)) {
+            let sealer = try sealer()
+            let item = sealer.item(for: name)
+            let sealed = try sealer.seal(secret, as: item)
+            try database.write(durability, changing: nil) { db in
+                try db.inTransaction(.immediate) {
+                    if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
+                        guard sealer.isSameVault(asHeader: header) else {
+                            throw CryptStoreError.vaultReplaced(path: location)
+                        }
+                    } else {
+                        // The header row was removed: written back, so that the item can be opened again.
+                        try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                            .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
+                    }
+                    try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                        .execute(arguments: [storedNamespace, item.name, sealed])
+                    return .commit
+                }
+            }
+        }
+    }
+
+    /// Removes the secret stored under `name`; succeeds when there is none.
+    ///
+    /// - Throws: `CryptStoreError.removeFailed(key:underlying:)`.
+    public func removeSecret(named name: String) throws {
+        try perform(.remove(name)) {
+            let itemName = try sealer().itemName(for: name)
+            try database.write(durability, changing: nil) { db in
+                try db.cachedStatement(sql: SQLiteCryptTable.delete).execute(arguments: [storedNamespace, itemName])
+            }
+        }
+    }
+
+    /// Whether a secret is stored under `name`; the sealed item is neither read nor opened (`get(_:)` tells whether it
+    /// is intact).
+    ///
+    /// - Throws: `CryptStoreError.readFailed(key:underlying:)`.
+    public func hasSecret(named name: String) throws -> Bool {
+        try perform(.read(name)) {
+            let itemName = try sealer().itemName(for: name)
+            return try database.read { db in
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: SQLiteCryptTable.exists),
+                    arguments: [storedNamespace, itemName]
+                ) ?? false
+            }
+        }
+    }
+
+    /// The keys that hold a secret in this namespace, in their canonical (NFC) form, as `keys()` lists them sorted.
+    ///
+    /// No key name is in the table: each sealed item is opened to read the name sealed in it, which must be the one
+    /// its row is named after. Rows whose `item` is not an item's name are left out.
+    ///
+    /// - Throws: `CryptStoreError.tamperedItem(key:)` naming the row's `item` when a sealed item does not open as that
+    ///   item, or `CryptStoreError.listFailed(underlying:)`.
+    public func storedNames() throws -> [String] {
+        try perform(.list) {
+            let sealer = try sealer()
+            let rows = try database.read { db in
+                try Row.fetchAll(db.cachedStatement(sql: SQLiteCryptTable.items), arguments: [storedNamespace])
+                    .map { ($0[0] as String, $0[1] as Data) }
+            }
+            var keys: [String] = []
+            for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
+                if let key = try sealer.key(inSealedItem: sealed, named: itemName) { keys.append(key) }
+            }
+            return keys
+        }
+    }
+
+    /// Removes every secret of this namespace in one statement; the header stays, so the store remains usable, and
+    /// other namespaces are untouched.
+    ///
+    /// - Throws: `CryptStoreError.removeAllFailed(underlying:)`.
+    public func removeAll() throws {
+        try perform(.removeAll) {
+            _ = try sealer()
+            try database.write(durability, changing: nil) { db in
+                try db.cachedStatement(sql: SQLiteCryptTable.deleteItems).execute(arguments: [storedNamespace])
+            }
+        }
+    }
+
+    /// The number of secrets this namespace holds, counted from the rows' item names: no sealed item is read or
+    /// opened.
+    ///
+    /// The store is prepared first, so a wrong master key fails it as it fails every call. A sealed item that does not
+    /// open is counted, as the vault counts it, where `keys()` throws.
+    ///
+    /// - Throws: `CryptStoreError.listFailed(underlying:)`, or the error of a store that cannot be prepared.
+    public func itemCount() throws -> Int {
+        try perform(.list) {
+            _ = try sealer()
+            return
+                try database.read { db in
+                    try String.fetchAll(
+                        db.cachedStatement(sql: SQLiteCryptTable.itemNames),
+                        arguments: [storedNamespace]
+                    )
+                }
+                .filter(SecretSealer.isItemName)
+                .count
+        }
+    }
+}
+
+extension SQLiteCrypt: AsyncCryptStoring {}
+
+extension SQLiteCrypt {
+    /// The sealer of the namespace's header, preparing the store first when needed.
+    ///
+    /// - Throws: A `CryptStoreError` of the master key or the header, or the failure of the database as it is.
+    private func sealer() throws -> SecretSealer {
+        try preparation.sealer { [self] in
+            if let header = try exchangeHeader(offering: nil) {
+                return try SecretSealer(masterKey: masterKey, header: header, location: location)
+            }
+            let created = try SecretSealer(newHeaderFor: masterKey, location: location)
+            // Never replaces a header: a concurrent store's header wins, and this one opens it.
+            let agreed = try exchangeHeader(offering: created.header)
+            if agreed == created.header { return created }
+            guard let agreed else {
+                throw CryptStoreError.corruptVault(
+                    path: location,
+                    reason: "its header row is missing, so the secrets stored in it cannot be opened; put the header "
+                        + "back from a backup, or delete the namespace's rows to start again"
+                )
+            }
+            return try SecretSealer(masterKey: masterKey, header: agreed, location: location)
+        }
+    }
+
+    /// In one write transaction: creates or checks the table, then returns the namespace's header; when it has none,
+    /// writes `offered` as its header and returns it, unless the namespace holds items (whose header is gone): then nil.
+    private func exchangeHeader(offering offered: Data?) throws -> Data? {
+        try database.write(durability, changing: nil) { db in
+            var header: Data?
+            try db.inTransaction(.immediate) {
+                try SQLiteCryptTable.prepare(db, path: database.path)
+                header = try SQLiteCryptTable.header(of: storedNamespace, in: db)
+                guard header == nil, let offered else { return .commit }
+                let hasItems =
+                    try Bool.fetchOne(
+                        db.cachedStatement(sql: SQLiteCryptTable.hasItems),
+                        arguments: [storedNamespace]
+                    ) ?? false
+                guard !hasItems else { return .commit }
+                try db.cachedStatement(sql: SQLiteCryptTable.insertIfMissing)
+                    .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, offered])
+                header = offered
+                return .commit
+            }
+            return header
+        }
+    }
+
+    /// Runs `body`, throwing any failure but a `CryptStoreError` as `operation`'s error.
+    private func perform<Result>(_ operation: Operation, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as CryptStoreError {
+            throw error
+        } catch {
+            throw operation.error(FailureReason(sqlite: error, path: database.path))
+        }
+    }
+
+    /// A store operation, as its errors name it.
+    private enum Operation {
+        case read(String)
+        case write(String)
+        case remove(String)
+        case list
+        case removeAll
+
+        /// The operation's error for a failure of `reason`.
+        func error(_ reason: FailureReason) -> CryptStoreError {
+            switch self {
+            case .read(let key): .readFailed(key: key, underlying: reason)
+            case .write(let key): .writeFailed(key: key, underlying: reason)
+            case .remove(let key): .removeFailed(key: key, underlying: reason)
+            case .list: .listFailed(underlying: reason)
+            case .removeAll: .removeAllFailed(underlying: reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ForgeSQLite
+import ForgeStorageTesting
+import Foundation
+import Testing
+
+/// SQLiteCrypt passes the whole conformance suite, sync and async: a second handle is a store of a second
+/// `SQLiteDatabase` on the same file with the same master key (as another process would open it), the neighbour
+/// another namespace in the same database.
+struct SQLiteCryptConformanceTests {
+    @Test func passesTheConformanceSuite() async throws {
+        try await withTemporaryFolder { folder in
+            await CryptStoringConformance.run(makeSubject: {
+                let file = databaseFile(in: folder)
+                let key = testMasterKey()
+                let database = SQLiteDatabase(fileURL: file)
+                return CryptStoringConformance.Subject(
+                    SQLiteCrypt(database: database, namespace: "secrets", masterKey: key),
+                    reopen: { SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key) },
+                    neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: key)
+                )
+            })
+        }
+    }
+
+    @Test func passesTheAsyncConformanceSuite() async throws {
+        try await withTemporaryFolder { folder in
+            await AsyncCryptStoringConformance.run(makeSubject: {
+                let file = databaseFile(in: folder)
+                let key = testMasterKey()
+                let database = SQLiteDatabase(fileURL: file)
+                return AsyncCryptStoringConformance.Subject(
+                    SQLiteCrypt(database: database, namespace: "secrets", masterKey: key),
+                    reopen: { SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key) },
+                    neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: key)
+                )
+            })
+        }
+    }
+
+    /// Stores that do not flush, whose second handle shares the database, and whose neighbour has a master key of its
+    /// own.
+    @Test func passesTheConformanceSuiteAtomicOnASharedDatabase() async throws {
+        try await withTemporaryFolder { folder in
+            await CryptStoringConformance.run(makeSubject: {
+                let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+                let key = testMasterKey()
+                return CryptStoringConformance.Subject(
+                    SQLiteCrypt(database: database, namespace: "secrets", masterKey: key, durability: .atomic),
+                    reopen: { SQLiteCrypt(database: database, namespace: "secrets", masterKey: key) },
+                    neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: testMasterKey())
+                )
+            })
+        }
+    }
+}
