@@ -32,10 +32,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The process the crash test kills while it writes to a SQLiteKVStore; not a product.
+        .executableTarget(
+            name: "ForgeSQLiteCrashWriter",
+            dependencies: ["ForgeSQLite"],
+            path: "Tests/ForgeSQLiteCrashWriter"
+        ),
         .testTarget(
             name: "ForgeSQLiteTests",
             dependencies: [
                 "ForgeSQLite",
+                "ForgeSQLiteCrashWriter",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),

@@ -37,6 +37,8 @@ public final class SQLiteDatabase: Sendable {
     private let opening = Locked<Void>(())
     /// The `synchronous` setting the writer connection has now; read and changed on the writer only.
     private let writerDurability = Locked<Durability>(.atomic)
+    /// The observers of the stores' changes, and the watch of the file while there are any.
+    let changes = DatabaseChanges()
 
     /// Creates the database of `fileURL`; nothing is opened until the first call.
     ///

@@ -85,7 +85,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
         }
     }
 
-    /// Stores `value` under `name` in one statement.
+    /// Stores `value` under `name` in one statement, then tells the observers of the namespace's changes.
     ///
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
@@ -96,6 +96,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
                 try db.cachedStatement(sql: SQLiteKVTable.upsert).execute(arguments: [key.namespace, key.name, json])
             }
         }
+        database.changes.tell(namespace: storedNamespace, name: name)
     }
 
     /// Removes the value stored under `name`; succeeds when there is none.
@@ -108,6 +109,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
                 try db.cachedStatement(sql: SQLiteKVTable.delete).execute(arguments: [key.namespace, key.name])
             }
         }
+        database.changes.tell(namespace: storedNamespace, name: name)
     }
 
     /// The names that hold a value in this namespace, in canonical (NFC) form.
@@ -136,6 +138,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
         } catch {
             throw KVStoreError.removeAllFailed(underlying: FailureReason(sqlite: error, path: database.path))
         }
+        database.changes.tell(namespace: storedNamespace, name: nil)
     }
 }
 
