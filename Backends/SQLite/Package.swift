@@ -22,11 +22,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
-        // SQLiteKVStore: a KVBackend on a table of a SQLite database that any number of stores share.
+        // SQLiteKVStore and SQLiteFileStore: a KVBackend and a FileBackend on tables of a SQLite database that any
+        // number of stores share.
         .target(
             name: "ForgeSQLite",
             dependencies: [
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -35,6 +37,7 @@ let package = Package(
             dependencies: [
                 "ForgeSQLite",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -1,2 +1,4 @@
-// The key-value vocabulary every store here speaks, so that code using the stores needs `import ForgeSQLite` alone.
+// The key-value and file vocabularies the stores here speak, so that code using the stores needs `import ForgeSQLite`
+// alone.
 @_exported public import ForgeKVStore
+@_exported public import ForgeFileStore
