@@ -34,7 +34,8 @@ internal import GRDB
 /// Contents are stored in rows of 1 MiB. A save binds each chunk as a slice of the caller's `Data`, which SQLite copies
 /// one chunk at a time; a load reserves one `Data` of the stored size and appends each chunk to it straight from
 /// SQLite's row, without copying the chunk first. A file of any size costs about one copy of it in memory, plus a
-/// chunk and SQLite's page cache.
+/// chunk and SQLite's page cache: a process that saves a 64 MiB `Data` and loads it back peaks at about 10 MiB above
+/// the two 64 MiB copies it holds (maximum resident size, 169 MB against 158 MB for the two copies alone, on Linux).
 ///
 /// ## Failures
 /// A call that fails throws its operation's `FileStoreError` with a `FailureReason`: a full disk is `.outOfSpace`, a
