@@ -76,7 +76,7 @@ extension SQLiteFileStore {
     func entries(in folder: StoredFilePath, _ db: Database) throws -> [String] {
         let slash = UInt8(ascii: "/")
         let prefix = folder.string.isEmpty ? Data() : SQLiteFileTable.stored(folder.string + "/")
-        // Every path is at or after the one byte 0 (an empty blob would bind as NULL); the top folder has no end.
+        // In the top folder every path sorts at or after the one byte 0, and nothing comes after its last path.
         var from = folder.string.isEmpty ? Data([0]) : prefix
         let end = folder.string.isEmpty ? nil : SQLiteFileTable.stored(folder.string + "0")
         let next = try db.cachedStatement(
