@@ -22,13 +22,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
-        // SQLiteKVStore (a KVBackend) and SQLiteCrypt (a CryptBackend), each on a table of a SQLite database that any
-        // number of stores share.
+        // SQLiteKVStore, SQLiteFileStore and SQLiteCrypt: a KVBackend, a FileBackend and a CryptBackend on tables of a
+        // SQLite database that any number of stores share.
         .target(
             name: "ForgeSQLite",
             dependencies: [
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -45,6 +46,7 @@ let package = Package(
                 "ForgeSQLiteCrashWriter",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -145,6 +145,7 @@ extension SQLiteDatabase {
             try pool.writeWithoutTransaction { [path] db in
                 try db.inTransaction(.immediate) {
                     try SQLiteKVTable.prepare(db, path: path)
+                    try SQLiteFileTable.prepare(db, path: path)
                     return .commit
                 }
             }

@@ -1,0 +1,109 @@
+internal import ForgeFileStore
+internal import Foundation
+internal import GRDB
+
+extension SQLiteFileStore {
+    /// Runs `body`, throwing a `FileStoreError` it throws as it is and any other failure as the error `operation`
+    /// makes for `path`.
+    func perform<Result>(
+        _ operation: (String, FailureReason) -> FileStoreError,
+        _ path: String,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        do {
+            return try body()
+        } catch let error as FileStoreError {
+            throw error
+        } catch {
+            throw operation(path, FailureReason(sqlite: error, path: database.path))
+        }
+    }
+
+    /// Whether files are stored beneath `path`: the range of paths from `path/` up to `path0`, in byte order.
+    func isFolder(_ path: StoredFilePath, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: SQLiteFileTable.hasFileInRange),
+            arguments: [
+                storedNamespace, SQLiteFileTable.stored(path.string + "/"), SQLiteFileTable.stored(path.string + "0"),
+            ]
+        ) != nil
+    }
+
+    /// Inserts `data` as the chunks of the file `stored`, one statement per chunk: each binds a slice of `data`, not a
+    /// copy, which SQLite copies as it binds it.
+    func writeChunks(of data: Data, at stored: Data, in db: Database) throws {
+        let insert = try db.cachedStatement(sql: SQLiteFileTable.insertChunk)
+        var start = data.startIndex
+        var index = 0
+        while start < data.endIndex {
+            let end = data.index(start, offsetBy: SQLiteFileTable.chunkSize, limitedBy: data.endIndex) ?? data.endIndex
+            try insert.execute(arguments: [storedNamespace, stored, index, data[start..<end]])
+            start = end
+            index += 1
+        }
+    }
+
+    /// Reads the chunks of the file at `path`, in order, into one `Data` reserved for `size` bytes: each chunk is
+    /// appended from SQLite's row as it is (`Row.withUnsafeData`), never copied into a `Data` of its own first.
+    ///
+    /// - Throws: `FileStoreError.readFailed(path:reason:)` when the chunks do not add up to `size` (rows that other
+    ///   SQL wrote or removed).
+    func readChunks(of path: StoredFilePath, size: Int64, in db: Database) throws -> Data {
+        func damaged(_ found: Int) -> FileStoreError {
+            FileStoreError.readFailed(
+                path: path.string,
+                reason: .other("the stored file is damaged: its size is \(size) bytes, and its chunks hold \(found)")
+            )
+        }
+        guard let expected = Int(exactly: size), expected >= 0 else { throw damaged(0) }
+        var data = Data(capacity: expected)
+        let chunks = try Row.fetchCursor(
+            db.cachedStatement(sql: SQLiteFileTable.selectChunks),
+            arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
+        )
+        while let row = try chunks.next() {
+            try row.withUnsafeData(atIndex: 0) { chunk in
+                guard let chunk else { return }
+                guard data.count + chunk.count <= expected else { throw damaged(data.count + chunk.count) }
+                data.append(chunk)
+            }
+        }
+        guard data.count == expected else { throw damaged(data.count) }
+        return data
+    }
+
+    /// The entries directly in `folder`, each once, in byte order: one probe of the table's key per entry.
+    func entries(in folder: StoredFilePath, _ db: Database) throws -> [String] {
+        let slash = UInt8(ascii: "/")
+        let prefix = folder.string.isEmpty ? Data() : SQLiteFileTable.stored(folder.string + "/")
+        // In the top folder every path sorts at or after the one byte 0, and nothing comes after its last path.
+        var from = folder.string.isEmpty ? Data([0]) : prefix
+        let end = folder.string.isEmpty ? nil : SQLiteFileTable.stored(folder.string + "0")
+        let next = try db.cachedStatement(
+            sql: end == nil ? SQLiteFileTable.nextPathToTheEnd : SQLiteFileTable.nextPath
+        )
+        var entries: [String] = []
+        while true {
+            let arguments: StatementArguments = end.map { [storedNamespace, from, $0] } ?? [storedNamespace, from]
+            guard let path = try Data.fetchOne(next, arguments: arguments), path.starts(with: prefix) else { break }
+            let rest = path.dropFirst(prefix.count)
+            if let separator = rest.firstIndex(of: slash) {
+                // A sub-folder: its name and `/`; the next entry is at or after the sub-folder's name and `0`.
+                entries.append(SQLiteFileTable.text(fromStored: rest[...separator]))
+                from = path[..<separator] + Data([UInt8(ascii: "0")])
+            } else {
+                // A file: the next entry is after it, at or after its path and the byte 0.
+                entries.append(SQLiteFileTable.text(fromStored: rest))
+                from = path + Data([0])
+            }
+        }
+        return entries
+    }
+}
+
+extension SQLiteDatabase {
+    /// Runs `body` in a read transaction on a reader connection: every statement of it reads one snapshot of the file.
+    func snapshot<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try pool().read(body)
+    }
+}

@@ -1,0 +1,143 @@
+internal import ForgeFileStore
+internal import Foundation
+internal import GRDB
+
+/// The tables of the file stores, `forge_files` and `forge_file_chunks`, and the SQL each store operation runs on them.
+///
+/// `forge_files` holds a row per file: `(namespace BLOB, path BLOB, size INTEGER, modified REAL)`, keyed by the
+/// namespace and the path; `modified` is seconds since 1970. `forge_file_chunks` holds the contents, in rows of at most
+/// ``chunkSize`` bytes: `(namespace BLOB, path BLOB, chunk INTEGER, data BLOB)`, keyed by the file and the chunk's
+/// number from 0. Namespaces and paths are the UTF-8 bytes of their canonical (NFC) form, as the key-value table keeps
+/// its keys, so they compare byte by byte: the files beneath the folder `docs` are the paths from `docs/` up to, not
+/// including, `docs0` (`0` follows `/`).
+enum SQLiteFileTable {
+    /// The version of the tables' shape that this code reads and writes, kept in `forge_schema` as `files`.
+    static let schemaVersion = 1
+
+    /// The most bytes a chunk row holds: 1 MiB.
+    static let chunkSize = 1 << 20
+
+    static let createFiles = """
+        CREATE TABLE forge_files (
+            namespace BLOB NOT NULL,
+            path BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            modified REAL NOT NULL,
+            PRIMARY KEY (namespace, path)
+        ) WITHOUT ROWID
+        """
+    // A rowid table: SQLite advises against WITHOUT ROWID for rows this large.
+    static let createChunks = """
+        CREATE TABLE forge_file_chunks (
+            namespace BLOB NOT NULL,
+            path BLOB NOT NULL,
+            chunk INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (namespace, path, chunk)
+        )
+        """
+
+    static let selectInfo = "SELECT size, modified FROM forge_files WHERE namespace = ? AND path = ?"
+    static let selectChunks =
+        "SELECT data FROM forge_file_chunks WHERE namespace = ? AND path = ? ORDER BY chunk"
+    static let hasFile = "SELECT 1 FROM forge_files WHERE namespace = ? AND path = ?"
+    /// Whether a file lies in the range `[?, ?)`: beneath a folder.
+    static let hasFileInRange = "SELECT 1 FROM forge_files WHERE namespace = ? AND path >= ? AND path < ? LIMIT 1"
+    /// The first path at or after `?` and before `?`.
+    static let nextPath =
+        "SELECT path FROM forge_files WHERE namespace = ? AND path >= ? AND path < ? ORDER BY path LIMIT 1"
+    /// The first path at or after `?`, with no end: in the top folder.
+    static let nextPathToTheEnd =
+        "SELECT path FROM forge_files WHERE namespace = ? AND path >= ? ORDER BY path LIMIT 1"
+    static let upsertFile =
+        "INSERT OR REPLACE INTO forge_files (namespace, path, size, modified) VALUES (?, ?, ?, ?)"
+    static let insertChunk = "INSERT INTO forge_file_chunks (namespace, path, chunk, data) VALUES (?, ?, ?, ?)"
+    static let deleteFile = "DELETE FROM forge_files WHERE namespace = ? AND path = ?"
+    static let deleteChunks = "DELETE FROM forge_file_chunks WHERE namespace = ? AND path = ?"
+    static let deleteAllFiles = "DELETE FROM forge_files WHERE namespace = ?"
+    static let deleteAllChunks = "DELETE FROM forge_file_chunks WHERE namespace = ?"
+    static let totalSize = "SELECT coalesce(sum(size), 0) FROM forge_files WHERE namespace = ?"
+    static let allFiles = "SELECT path, size, modified FROM forge_files WHERE namespace = ?"
+
+    /// The columns of each table, as `PRAGMA table_info` gives them.
+    private static let tables: [(name: String, create: String, columns: [ColumnShape])] = [
+        (
+            "forge_files", createFiles,
+            [
+                ColumnShape(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
+                ColumnShape(name: "path", type: "BLOB", primaryKeyPosition: 2),
+                ColumnShape(name: "size", type: "INTEGER", primaryKeyPosition: 0),
+                ColumnShape(name: "modified", type: "REAL", primaryKeyPosition: 0),
+            ]
+        ),
+        (
+            "forge_file_chunks", createChunks,
+            [
+                ColumnShape(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
+                ColumnShape(name: "path", type: "BLOB", primaryKeyPosition: 2),
+                ColumnShape(name: "chunk", type: "INTEGER", primaryKeyPosition: 3),
+                ColumnShape(name: "data", type: "BLOB", primaryKeyPosition: 0),
+            ]
+        ),
+    ]
+
+    /// `path` as rows store it: the UTF-8 of its canonical spelling, which a ``StoredFilePath`` is in already.
+    static func stored(_ path: String) -> Data {
+        Data(path.utf8)
+    }
+
+    /// The path a row stores as `stored`.
+    static func text(fromStored stored: Data) -> String {
+        String(decoding: stored, as: UTF8.self)
+    }
+
+    /// Creates the tables when they are missing, or checks that those there have the shape and version this code
+    /// knows; run in a write transaction, after `forge_schema` exists (``SQLiteKVTable/prepare(_:path:)`` makes it).
+    ///
+    /// - Throws: ``SchemaProblem`` when a table of ours is in an unknown shape or of a newer version, or only one of
+    ///   the two is there; SQLite's error when the file is not a database.
+    static func prepare(_ db: Database, path: String) throws {
+        let version = try Int.fetchOne(db, sql: "SELECT version FROM forge_schema WHERE component = 'files'")
+        let existing = try tables.filter { try db.tableExists($0.name) }
+        if existing.isEmpty {
+            for table in tables { try db.execute(sql: table.create) }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO forge_schema (component, version) VALUES ('files', ?)",
+                arguments: [schemaVersion]
+            )
+            return
+        }
+        func problem(_ text: String) -> SchemaProblem {
+            SchemaProblem(reason: .other(text))
+        }
+        guard let version else {
+            throw problem("'\(path)' has a table forge_files that ForgeSQLite did not make (no schema version)")
+        }
+        guard version <= schemaVersion else {
+            throw problem(
+                "the table forge_files of '\(path)' is of schema version \(version), newer than this ForgeSQLite's "
+                    + "\(schemaVersion)"
+            )
+        }
+        for table in tables {
+            let found = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))")
+                .map {
+                    ColumnShape(
+                        name: $0["name"],
+                        type: ($0["type"] as String).uppercased(),
+                        primaryKeyPosition: $0["pk"]
+                    )
+                }
+            guard version == schemaVersion, found == table.columns else {
+                throw problem("the table \(table.name) of '\(path)' is not in the shape of ForgeSQLite's")
+            }
+        }
+    }
+
+    /// A column as `PRAGMA table_info` describes it.
+    private struct ColumnShape: Equatable {
+        var name: String
+        var type: String
+        var primaryKeyPosition: Int
+    }
+}
