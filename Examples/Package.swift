@@ -6,6 +6,9 @@ import PackageDescription
 // the library and swift-argument-parser: `swift run --package-path Examples forge demo`. The `Postgres` trait adds
 // `forge demo --postgres` and `forge inspect --postgres` (TaskFlow on the PostgreSQL stores of ../Backends), which
 // build postgres-nio and SwiftNIO: `swift run --package-path Examples --traits Postgres forge demo --postgres URL`.
+// The `SQLite` trait adds `forge demo --sqlite` and `forge inspect --sqlite` (TaskFlow on the SQLite stores of
+// ../Backends/SQLite, sharing one database file), which build GRDB:
+// `swift run --package-path Examples --traits SQLite forge demo --sqlite FILE`.
 let package = Package(
     name: "Examples",
     platforms: [
@@ -19,13 +22,19 @@ let package = Package(
         .trait(
             name: "Postgres",
             description: "forge demo --postgres and forge inspect --postgres, and TaskFlow's tests on PostgreSQL"
-        )
+        ),
+        .trait(
+            name: "SQLite",
+            description: "forge demo --sqlite and forge inspect --sqlite, and TaskFlow's tests on SQLite"
+        ),
     ],
     dependencies: [
         .package(name: "ForgeStorage", path: ".."),
         .package(path: "../Backends"),
+        .package(name: "ForgeSQLite", path: "../Backends/SQLite"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -38,6 +47,9 @@ let package = Package(
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
+                .product(name: "ForgeSQLite", package: "ForgeSQLite", condition: .when(traits: ["SQLite"])),
+                // `forge inspect --sqlite` lists a database's namespaces from the stores' tables.
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +59,7 @@ let package = Package(
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
+                .product(name: "ForgeSQLite", package: "ForgeSQLite", condition: .when(traits: ["SQLite"])),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
             ]
         ),
@@ -57,6 +70,7 @@ let package = Package(
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
+                .product(name: "ForgeSQLite", package: "ForgeSQLite", condition: .when(traits: ["SQLite"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -29,6 +29,10 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
     case problemsFound(Int)
     /// `--postgres` was given to a `forge` built without the package's `Postgres` trait.
     case builtWithoutPostgres
+    /// `--sqlite` was given to a `forge` built without the package's `SQLite` trait.
+    case builtWithoutSQLite
+    /// `inspect --sqlite` named a database file that does not exist: inspecting never creates one.
+    case missingDatabase(String)
 
     var description: String {
         switch self {
@@ -74,6 +78,13 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
             This forge was built without PostgreSQL support. Build it with the Postgres trait: \
             swift run --package-path Examples --traits Postgres forge …
             """
+        case .builtWithoutSQLite:
+            """
+            This forge was built without SQLite support. Build it with the SQLite trait: \
+            swift run --package-path Examples --traits SQLite forge …
+            """
+        case .missingDatabase(let path):
+            "No database at '\(path)'. Run `forge demo --sqlite \(path)` to create one, or pass another --sqlite."
         }
     }
 

@@ -15,7 +15,8 @@ struct InspectCommand: AsyncParsableCommand {
             the type TaskFlow reads it as is marked "does not decode as TYPE", and one stored by an older \
             version that the key's migration reads is marked as such. Exits with a non-zero status when a value \
             is corrupt or does not decode, or a revealed key has no secret. With --postgres URL, the namespaces \
-            of a PostgreSQL database's three store tables are shown the same way.
+            of a PostgreSQL database's three store tables are shown the same way, and with --sqlite FILE those of a \
+            SQLite database file (its secrets opened, for --reveal, with master.key beside FILE).
             """
     )
 
@@ -36,6 +37,12 @@ struct InspectCommand: AsyncParsableCommand {
     @OptionGroup var vaultKey: VaultKeyOptions
 
     @OptionGroup var postgres: PostgresOptions
+
+    @OptionGroup var sqlite: SQLiteOptions
+
+    func validate() throws {
+        try sqlite.validate(postgres: postgres, root: options)
+    }
 
     func run() async throws {
         var output = StandardOutput()
@@ -62,6 +69,10 @@ struct InspectCommand: AsyncParsableCommand {
         let reports: [NamespaceReport]
         if let url = postgres.url {
             (location, reports) = try await postgresReports(url: url, environment: environment)
+            otherFiles = []
+        } else if let fileURL = sqlite.fileURL {
+            location = fileURL.path
+            reports = try await sqliteReports(fileURL: fileURL, environment: environment)
             otherFiles = []
         } else {
             let root = try options.existingRoot()

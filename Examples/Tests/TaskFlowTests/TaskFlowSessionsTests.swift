@@ -8,12 +8,17 @@ import Testing
 import ForgePostgres
 #endif
 
-/// The server-side sessions service, unchanged, on the in-memory twins, on the disk stores, over a reactive store and
-/// on the three PostgreSQL stores: the asynchronous protocols let one service run on any store.
+#if SQLite
+import ForgeSQLite
+#endif
+
+/// The server-side sessions service, unchanged, on the in-memory twins, on the disk stores, over a reactive store, on
+/// the three SQLite stores of one database file and on the three PostgreSQL stores: the asynchronous protocols let one
+/// service run on any store.
 struct TaskFlowSessionsTests {
     /// The stores a test runs the service on.
     enum Stores: String, CaseIterable, CustomTestStringConvertible {
-        case memory, disk, reactiveDisk, postgres
+        case memory, disk, reactiveDisk, sqlite, postgres
 
         var testDescription: String { rawValue }
 
@@ -27,9 +32,15 @@ struct TaskFlowSessionsTests {
             #endif
         }()
 
-        /// The kinds of stores this machine can run the service on.
+        /// The kinds of stores this machine can run the service on: the SQLite stores need the `SQLite` trait.
         static var available: [Stores] {
-            allCases.filter { $0 != .postgres || postgresURL != nil }
+            allCases.filter { stores in
+                switch stores {
+                case .postgres: postgresURL != nil
+                case .sqlite: TaskFlowStoreKind.available.contains(.sqlite)
+                default: true
+                }
+            }
         }
 
         /// Runs `body` with the service over fresh stores of this kind, then removes what they stored.
@@ -56,9 +67,33 @@ struct TaskFlowSessionsTests {
                         secrets: secrets
                     )
                 )
+            case .sqlite:
+                try await withSQLiteSessions(body)
             case .postgres:
                 try await withPostgresSessions(body)
             }
+        }
+
+        /// Runs `body` with the service over the three SQLite stores of a new database file, then removes its folder.
+        private func withSQLiteSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
+            #if SQLite
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("taskflow.sqlite"))
+            try await body(
+                TaskFlowSessions(
+                    settings: SQLiteKVStore(database: database, namespace: "settings"),
+                    files: SQLiteFileStore(database: database, namespace: "files"),
+                    secrets: SQLiteCrypt(
+                        database: database,
+                        namespace: "secrets",
+                        masterKey: .keyFile(folder.appendingPathComponent("master.key"))
+                    )
+                )
+            )
+            #else
+            Issue.record("the SQLite stores need the SQLite trait")
+            #endif
         }
 
         /// Runs `body` with the service over the three PostgreSQL stores of a new namespace, then removes what they
