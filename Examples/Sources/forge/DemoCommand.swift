@@ -101,9 +101,10 @@ struct DemoCommand: AsyncParsableCommand {
         output.write(line: "Run the demo again to see the kept state; inspect it with `forge inspect\(rootArgument)`.")
     }
 
-    /// Signs the demo user in on a first run, or shows what an earlier run kept, then records a launch; with
-    /// `--logout`, signs out instead. TaskFlow's services run here unchanged on the disk demo's stores and the SQLite
-    /// demo's.
+    /// Runs TaskFlow's services, unchanged, on the disk demo's stores or the SQLite demo's.
+    ///
+    /// A first run signs the demo user in, a later one shows what the earlier ones kept; each records a launch.
+    /// `--logout` signs out instead.
     ///
     /// - Returns: Whether the demo goes on to show what is stored: false after `--logout`.
     /// - Throws: The errors of the services and the stores.
