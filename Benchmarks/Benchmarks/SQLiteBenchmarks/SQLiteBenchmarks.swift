@@ -7,6 +7,7 @@ import GRDB
 // SQLiteKVStore beside GRDB's own key-value table (`kv(key TEXT PRIMARY KEY, value BLOB)` in a DatabasePool, one
 // INSERT OR REPLACE per set), at equal durability: `.atomic` against WAL with `synchronous = NORMAL`, `.flushed`
 // against WAL with `synchronous = FULL`. Each side encodes and decodes the same Profile with the library's codec.
+// SQLiteFileStore beside DiskFileStore, at 1 KiB.
 
 let benchmarks: @Sendable () -> Void = {
     let key = KVKey<Profile>("profile")
@@ -50,6 +51,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // 100 sets of 100 keys. ForgeStorage has no transaction yet: ours is 100 sets in a row, each its own commit;
+    // GRDB's is one transaction of the 100 upserts.
+    let hundredKeys = (0..<100).map { KVKey<Profile>("profile-\($0)") }
+    Benchmark("kv.sqlite.set.100:ours 100 sets in a row", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            for key in hundredKeys { try store.set(key, value: .sample) }
+        }
+    }
+    Benchmark("kv.sqlite.set.100:GRDB one transaction", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations {
+            try grdb?.write { db in try Peer.upsert(hundredKeys, in: db) }
+        }
+    }
+
     // removeAll of 100,000 keys; each iteration first refills the table (not measured).
     let removal = Benchmark.Configuration(
         metrics: [.wallClock],
@@ -73,18 +88,52 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
-    // The disk bytes of 100,000 keys, each side's database and log after a checkpoint, printed by a benchmark of one
-    // iteration (so that only a run that picks it fills the tables).
-    let once = Benchmark.Configuration(metrics: [.wallClock], warmupIterations: 0, maxIterations: 1)
-    Benchmark("kv.sqlite.diskBytes.100k:ours", configuration: once) { _ in
-        let sizes = Scratch.folder("kv-sqlite-size")
+    // The disk bytes of 100,000 keys, each side's database and log after a checkpoint, reported as the custom metric
+    // `diskBytes` by a benchmark of one iteration (so that only a run that picks it fills the tables); its wall clock
+    // is the fill's.
+    let diskBytes = BenchmarkMetric.custom("diskBytes", useScalingFactor: false)
+    let once = Benchmark.Configuration(
+        metrics: [.wallClock, diskBytes],
+        units: [diskBytes: .count],  // whole bytes, not rounded to megabytes
+        warmupIterations: 0,
+        maxIterations: 1
+    )
+    Benchmark("kv.sqlite.diskBytes.100k:ours", configuration: once) { benchmark in
+        let sizes = Scratch.folder("kv-sqlite-size-ours")
         let ours = SQLiteDatabase(fileURL: sizes.appendingPathComponent("ours.sqlite"))
         try ours.fill(namespace: "bench", count: scale, value: encoded)
         try ours.checkpoint()
+        benchmark.measurement(diskBytes, bytes(sizes, "ours"))
+    }
+    Benchmark("kv.sqlite.diskBytes.100k:GRDB", configuration: once) { benchmark in
+        let sizes = Scratch.folder("kv-sqlite-size-grdb")
         let peer = try makeGRDBTable(atPath: sizes.path + "/grdb.sqlite")
         try peer.fill(count: scale, value: encoded)
         try peer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        print("kv.sqlite.diskBytes.100k: ours \(bytes(sizes, "ours")), GRDB \(bytes(sizes, "grdb"))")
+        benchmark.measurement(diskBytes, bytes(sizes, "grdb"))
+    }
+
+    // MARK: Files: SQLiteFileStore beside DiskFileStore, a 1 KiB file saved and loaded, both `.atomic`. As in
+    // FileBenchmarks, a load runs 1,000 times per sample, to spread the harness's cost of starting a task.
+
+    let kiB = Data(repeating: 0xA5, count: 1 << 10)
+    let sqliteFiles = SQLiteFileStore(database: database, namespace: "bench-files")
+    let diskFiles = DiskFileStore(directory: .custom(Scratch.folder("files-sqlite-disk")), namespace: "bench")
+    Benchmark("file.sqlite.save.1KiB:ours", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { try await sqliteFiles.save(kiB, to: "doc-1KiB.bin") }
+    }
+    Benchmark("file.sqlite.save.1KiB:DiskFileStore", configuration: disk) { benchmark in
+        for _ in benchmark.scaledIterations { try await diskFiles.save(kiB, to: "doc-1KiB.bin") }
+    }
+    Benchmark("file.sqlite.load.1KiB:ours", configuration: .forge(scaling: .kilo)) { benchmark in
+        try await sqliteFiles.save(kiB, to: "doc-1KiB.bin")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try await sqliteFiles.load("doc-1KiB.bin")) }
+    }
+    Benchmark("file.sqlite.load.1KiB:DiskFileStore", configuration: .forge(scaling: .kilo)) { benchmark in
+        try await diskFiles.save(kiB, to: "doc-1KiB.bin")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try await diskFiles.load("doc-1KiB.bin")) }
     }
 }
 
@@ -92,6 +141,13 @@ let benchmarks: @Sendable () -> Void = {
 private enum Peer {
     static let select = "SELECT value FROM kv WHERE key = ?"
     static let upsert = "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)"
+
+    /// Upserts the sample profile at each of `keys`, encoding it for each as a store would.
+    static func upsert(_ keys: [KVKey<Profile>], in db: Database) throws {
+        for key in keys {
+            try db.execute(sql: upsert, arguments: [key.key, try Codec.encoder.encode(Profile.sample)])
+        }
+    }
 }
 
 /// GRDB's key-value table in a WAL pool, with `synchronous` set on the writer after the pool turned WAL on (which sets

@@ -59,27 +59,30 @@ enum SQLiteFileTable {
     static let totalSize = "SELECT coalesce(sum(size), 0) FROM forge_files WHERE namespace = ?"
     static let allFiles = "SELECT path, size, modified FROM forge_files WHERE namespace = ?"
 
-    /// The columns of each table, as `PRAGMA table_info` gives them.
-    private static let tables: [(name: String, create: String, columns: [ColumnShape])] = [
-        (
-            "forge_files", createFiles,
-            [
-                ColumnShape(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
-                ColumnShape(name: "path", type: "BLOB", primaryKeyPosition: 2),
-                ColumnShape(name: "size", type: "INTEGER", primaryKeyPosition: 0),
-                ColumnShape(name: "modified", type: "REAL", primaryKeyPosition: 0),
+    /// The tables' shape, created or checked by ``prepare(_:path:)``: both are keyed by the namespace and the path.
+    private static let schema: SQLiteTableSchema = {
+        typealias Column = SQLiteTableSchema.Column
+        let key = [
+            Column(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
+            Column(name: "path", type: "BLOB", primaryKeyPosition: 2),
+        ]
+        let files = [
+            Column(name: "size", type: "INTEGER", primaryKeyPosition: 0),
+            Column(name: "modified", type: "REAL", primaryKeyPosition: 0),
+        ]
+        let chunks = [
+            Column(name: "chunk", type: "INTEGER", primaryKeyPosition: 3),
+            Column(name: "data", type: "BLOB", primaryKeyPosition: 0),
+        ]
+        return SQLiteTableSchema(
+            component: "files",
+            version: schemaVersion,
+            tables: [
+                .init(name: "forge_files", create: createFiles, columns: key + files),
+                .init(name: "forge_file_chunks", create: createChunks, columns: key + chunks),
             ]
-        ),
-        (
-            "forge_file_chunks", createChunks,
-            [
-                ColumnShape(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
-                ColumnShape(name: "path", type: "BLOB", primaryKeyPosition: 2),
-                ColumnShape(name: "chunk", type: "INTEGER", primaryKeyPosition: 3),
-                ColumnShape(name: "data", type: "BLOB", primaryKeyPosition: 0),
-            ]
-        ),
-    ]
+        )
+    }()
 
     /// `path` as rows store it: the UTF-8 of its canonical spelling, which a ``StoredFilePath`` is in already.
     static func stored(_ path: String) -> Data {
@@ -92,52 +95,11 @@ enum SQLiteFileTable {
     }
 
     /// Creates the tables when they are missing, or checks that those there have the shape and version this code
-    /// knows; run in a write transaction, after `forge_schema` exists (``SQLiteKVTable/prepare(_:path:)`` makes it).
+    /// knows; run in a write transaction.
     ///
     /// - Throws: ``SchemaProblem`` when a table of ours is in an unknown shape or of a newer version, or only one of
     ///   the two is there; SQLite's error when the file is not a database.
     static func prepare(_ db: Database, path: String) throws {
-        let version = try Int.fetchOne(db, sql: "SELECT version FROM forge_schema WHERE component = 'files'")
-        let existing = try tables.filter { try db.tableExists($0.name) }
-        if existing.isEmpty {
-            for table in tables { try db.execute(sql: table.create) }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO forge_schema (component, version) VALUES ('files', ?)",
-                arguments: [schemaVersion]
-            )
-            return
-        }
-        func problem(_ text: String) -> SchemaProblem {
-            SchemaProblem(reason: .other(text))
-        }
-        guard let version else {
-            throw problem("'\(path)' has a table forge_files that ForgeSQLite did not make (no schema version)")
-        }
-        guard version <= schemaVersion else {
-            throw problem(
-                "the table forge_files of '\(path)' is of schema version \(version), newer than this ForgeSQLite's "
-                    + "\(schemaVersion)"
-            )
-        }
-        for table in tables {
-            let found = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))")
-                .map {
-                    ColumnShape(
-                        name: $0["name"],
-                        type: ($0["type"] as String).uppercased(),
-                        primaryKeyPosition: $0["pk"]
-                    )
-                }
-            guard version == schemaVersion, found == table.columns else {
-                throw problem("the table \(table.name) of '\(path)' is not in the shape of ForgeSQLite's")
-            }
-        }
-    }
-
-    /// A column as `PRAGMA table_info` describes it.
-    private struct ColumnShape: Equatable {
-        var name: String
-        var type: String
-        var primaryKeyPosition: Int
+        try schema.prepare(db, path: path)
     }
 }

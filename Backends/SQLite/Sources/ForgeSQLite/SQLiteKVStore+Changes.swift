@@ -9,7 +9,7 @@ extension SQLiteKVStore: KVChangeObserving {
     /// Other commits are not polled for: while any store of the database is observed, the database file and its
     /// write-ahead log are watched (inotify on Linux, dispatch sources on Apple platforms), and each write to them is
     /// checked against SQLite's `PRAGMA data_version`, which moves only when another connection commits. A commit of
-    /// another namespace in the file is told as nil too: a ``ReactiveKVStore`` then reads its keys again, and emits
+    /// another namespace in the file is told as nil too: a `ReactiveKVStore` then reads its keys again, and emits
     /// nothing for a value that did not change.
     public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
         database.changes.observe(database, namespace: storedNamespace, onChange: onChange)
@@ -18,7 +18,7 @@ extension SQLiteKVStore: KVChangeObserving {
 
 extension SQLiteKVStore: AsyncKVStreaming {
     /// A stream of the value stored for `key`: the current value at once, then the value after every change made by
-    /// any process to the database file, skipping values stored identically; ``ReactiveKVStore/stream(_:)`` over this
+    /// any process to the database file, skipping values stored identically; `ReactiveKVStore/stream(_:)` over this
     /// store, kept for the stream's life.
     ///
     /// The stream is listening when `stream(_:)` returns: the file is watched by then. Writes of the stores on this

@@ -2,7 +2,7 @@ public import ForgeKVStore
 public import Foundation
 internal import GRDB
 
-/// A ``KVStoring`` (and `AsyncKVStoring`) on a table of a SQLite database file, which any number of stores and
+/// A `KVStoring` (and `AsyncKVStoring`) on a table of a SQLite database file, which any number of stores and
 /// processes share.
 ///
 /// Each namespace's values are rows of one table, `forge_kv`, created on first use: stores of different namespaces on
@@ -16,7 +16,7 @@ internal import GRDB
 ///
 /// ## Keys and values
 /// Any string is a key, kept in its canonical (NFC) form, so `"café"` is one key however it is typed; a value is the
-/// JSON the library's other stores write, so a value reads back as it does from ``DiskKVStore``.
+/// JSON the library's other stores write, so a value reads back as it does from `DiskKVStore`.
 ///
 /// ## Atomicity and durability
 /// Every write is one SQLite statement, committed atomically: a reader, or a process that crashes mid-write, finds
@@ -26,9 +26,9 @@ internal import GRDB
 /// may share a database.
 ///
 /// ## Failures
-/// A call that fails throws its operation's ``KVStoreError`` with a `FailureReason`: a full disk is `.outOfSpace`, a
+/// A call that fails throws its operation's `KVStoreError` with a `FailureReason`: a full disk is `.outOfSpace`, a
 /// file that is not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a
-/// sentence naming the path. `get` reads a failure as nil; ``KVStoring/value(for:)`` throws it.
+/// sentence naming the path. `get` reads a failure as nil; `KVStoring/value(for:)` throws it.
 public struct SQLiteKVStore: Sendable {
     /// The database the store's rows live in.
     public let database: SQLiteDatabase
@@ -71,7 +71,7 @@ public struct SQLiteKVStore: Sendable {
 extension SQLiteKVStore: KVStoring, KVBackend {
     /// The value stored under `name`, or nil when nothing is.
     ///
-    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
     public func storedValue(named name: String) throws -> KVStoredValue? {
         let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
         return try perform(KVStoreError.readFailed(key:underlying:), name) {
@@ -87,7 +87,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
 
     /// Stores `value` under `name` in one statement, then tells the observers of the namespace's changes.
     ///
-    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
+    /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
         let json = String(decoding: value.json, as: UTF8.self)
         let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
@@ -101,7 +101,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
 
     /// Removes the value stored under `name`; succeeds when there is none.
     ///
-    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
+    /// - Throws: `KVStoreError/removeFailed(key:underlying:)`.
     public func removeValue(named name: String) throws {
         let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
         try perform(KVStoreError.removeFailed(key:underlying:), name) {
@@ -114,7 +114,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
 
     /// The names that hold a value in this namespace, in canonical (NFC) form.
     ///
-    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    /// - Throws: `KVStoreError/listFailed(underlying:)`.
     public func storedNames() throws -> [String] {
         do {
             return
@@ -129,7 +129,7 @@ extension SQLiteKVStore: KVStoring, KVBackend {
 
     /// Removes every value of this namespace in one statement; other namespaces are untouched.
     ///
-    /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
+    /// - Throws: `KVStoreError/removeAllFailed(underlying:)`.
     public func removeAll() throws {
         do {
             try database.write(durability, changing: nil) { db in

@@ -60,8 +60,3 @@ enum SQLiteKVTable {
         try schema.prepare(db, path: path)
     }
 }
-
-/// A database whose tables of ours this code cannot use: `reason` says why.
-struct SchemaProblem: Error {
-    let reason: FailureReason
-}

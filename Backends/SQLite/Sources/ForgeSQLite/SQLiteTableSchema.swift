@@ -1,23 +1,26 @@
 internal import ForgeKVStore
 internal import GRDB
 
-/// A table of the stores as this code knows it: its name, the statement that creates it, its columns, and the version
-/// of its shape, which `forge_schema` keeps under ``component``.
+/// The tables of one of the stores' components as this code knows them: their names, the statements that create them,
+/// their columns, and the version of their shape, which `forge_schema` keeps under ``component``.
 ///
-/// Each table's ``prepare(_:path:)`` creates it when missing, or checks that the one there is the one this code made:
-/// a table of another shape, one made without a version, or one of a newer version is a ``SchemaProblem``, and the
-/// file is left as it was.
+/// ``prepare(_:path:)`` creates the tables when none is there, or checks that those there are the ones this code
+/// made: a table of another shape (a missing one among several too), tables made without a version, or of a newer
+/// version, is a ``SchemaProblem``, and the file is left as it was. Messages about the version name the first table.
 struct SQLiteTableSchema {
-    /// The table's name.
-    let name: String
-    /// The table's row in `forge_schema`.
+    /// The component's row in `forge_schema`.
     let component: String
-    /// The version of the table's shape that this code reads and writes.
+    /// The version of the tables' shape that this code reads and writes.
     let version: Int
-    /// The statement that creates the table.
-    let create: String
-    /// The columns, as `PRAGMA table_info` gives them.
-    let columns: [Column]
+    /// The tables, the one that messages about the version name first.
+    let tables: [Table]
+
+    /// A table: its name, the statement that creates it, its columns as `PRAGMA table_info` gives them.
+    struct Table {
+        let name: String
+        let create: String
+        let columns: [Column]
+    }
 
     /// A column as `PRAGMA table_info` describes it: name, declared type, position in the primary key (0 when none).
     struct Column: Equatable {
@@ -26,11 +29,23 @@ struct SQLiteTableSchema {
         var primaryKeyPosition: Int
     }
 
-    /// Creates the table when it is missing, or checks that the one there has the shape and version this code knows;
+    /// The schema of a component of one table.
+    init(name: String, component: String, version: Int, create: String, columns: [Column]) {
+        self.init(component: component, version: version, tables: [Table(name: name, create: create, columns: columns)])
+    }
+
+    /// The schema of a component of one or more tables, `tables` not empty.
+    init(component: String, version: Int, tables: [Table]) {
+        self.component = component
+        self.version = version
+        self.tables = tables
+    }
+
+    /// Creates the tables when none is there, or checks that those there have the shape and version this code knows;
     /// run in a write transaction.
     ///
-    /// - Throws: ``SchemaProblem`` when the table is in an unknown shape or of a newer version; SQLite's error when the
-    ///   file is not a database.
+    /// - Throws: ``SchemaProblem`` when a table is in an unknown shape or of a newer version, or only some of the tables
+    ///   are there; SQLite's error when the file is not a database.
     func prepare(_ db: Database, path: String) throws {
         try db.execute(
             sql:
@@ -41,34 +56,48 @@ struct SQLiteTableSchema {
             sql: "SELECT version FROM forge_schema WHERE component = ?",
             arguments: [component]
         )
-        switch (try db.tableExists(name), found) {
-        case (false, _):
-            try db.execute(sql: create)
+        guard try tables.contains(where: { try db.tableExists($0.name) }) else {
+            for table in tables { try db.execute(sql: table.create) }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO forge_schema (component, version) VALUES (?, ?)",
                 arguments: [component, version]
             )
-        case (true, let found?) where found > version:
+            return
+        }
+        let name = tables[0].name
+        switch found {
+        case let found? where found > version:
             throw SchemaProblem(
                 reason: .other(
                     "the table \(name) of '\(path)' is of schema version \(found), newer than this ForgeSQLite's "
                         + "\(version)"
                 )
             )
-        case (true, version):
-            let shape = try Row.fetchAll(db, sql: "PRAGMA table_info(\(name))")
-                .map {
-                    Column(name: $0["name"], type: ($0["type"] as String).uppercased(), primaryKeyPosition: $0["pk"])
+        case version:
+            for table in tables {
+                let shape = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))")
+                    .map {
+                        Column(
+                            name: $0["name"],
+                            type: ($0["type"] as String).uppercased(),
+                            primaryKeyPosition: $0["pk"]
+                        )
+                    }
+                guard shape == table.columns else {
+                    throw SchemaProblem(
+                        reason: .other("the table \(table.name) of '\(path)' is not in the shape of ForgeSQLite's")
+                    )
                 }
-            guard shape == columns else {
-                throw SchemaProblem(
-                    reason: .other("the table \(name) of '\(path)' is not in the shape of ForgeSQLite's")
-                )
             }
-        case (true, _):
+        default:
             throw SchemaProblem(
                 reason: .other("'\(path)' has a table \(name) that ForgeSQLite did not make (no schema version)")
             )
         }
     }
+}
+
+/// A database whose tables of ours this code cannot use: `reason` says why.
+struct SchemaProblem: Error {
+    let reason: FailureReason
 }

@@ -70,4 +70,22 @@ struct SQLiteFileStoreForeignFileTests {
             await #expect(throws: FileStoreError.self) { try await store.save(Data("2".utf8), to: "a.txt") }
         }
     }
+
+    @Test func aFilesTableWithoutItsChunksTableFails() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            try await SQLiteFileStore(fileURL: file, namespace: "store").save(Data("1".utf8), to: "a.txt")
+            try await DatabaseQueue(path: file.path).write { db in try db.execute(sql: "DROP TABLE forge_file_chunks") }
+
+            let store = SQLiteFileStore(fileURL: file, namespace: "store")
+            let error = try #require(throws: SQLiteStoreError.self) { try store.database.prepare() }
+            #expect(error.description.contains("the table forge_file_chunks of '\(file.path)' is not in the shape"))
+            await #expect(throws: FileStoreError.self) { try await store.load("a.txt") }
+            let hasChunksTable = try await DatabaseQueue(path: file.path)
+                .read { db in
+                    try db.tableExists("forge_file_chunks")
+                }
+            #expect(!hasChunksTable)
+        }
+    }
 }
