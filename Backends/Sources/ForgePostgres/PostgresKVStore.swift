@@ -159,8 +159,9 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
         }
     }
 
-    /// Removes the values stored under `names` (a key's and its older names), in one statement, so a remove cut short
-    /// removes none. Succeeds when nothing is stored.
+    /// Removes the values stored under `names` (a key's and its older names), in one statement.
+    ///
+    /// A remove cut short removes none. Succeeds when nothing is stored.
     ///
     /// - Throws: `KVStoreError/removeFailed(key:underlying:)` naming the last name, the key's own.
     public func removeValues(named names: [String]) async throws {
