@@ -51,6 +51,9 @@ final class DatabaseChanges: Sendable {
                 return state.lastID
             }
             if watch == nil {
+                // The database is opened first, which makes its folder: a watch of a folder that does not exist yet
+                // would never fire. A database that cannot be opened is watched all the same, for when it can.
+                _ = try? database.pool()
                 // The watch starts before the version is read: a commit after the read is an event.
                 let files = DatabaseFileWatch(path: database.path) { [weak self, weak database] in
                     guard let self, let database else { return }

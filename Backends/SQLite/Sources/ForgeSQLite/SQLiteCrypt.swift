@@ -176,8 +176,9 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// - Throws: `CryptStoreError.removeFailed(key:underlying:)`.
     public func removeSecret(named name: String) throws {
         try perform(.remove(name)) {
-            let itemName = try sealer().itemName(for: name)
-            try database.write(durability, changing: nil) { db in
+            let sealer = try sealer()
+            let itemName = sealer.itemName(for: name)
+            try removingInThisVault(sealer) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.delete).execute(arguments: [storedNamespace, itemName])
             }
         }
@@ -211,7 +212,8 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
             let sealer = try sealer()
             let rows = try database.read { db in
                 try Row.fetchAll(db.cachedStatement(sql: SQLiteCryptTable.items), arguments: [storedNamespace])
-                    .map { ($0[0] as String, $0[1] as Data) }
+                    // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
+                    .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
             }
             var keys: [String] = []
             for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
@@ -227,9 +229,27 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// - Throws: `CryptStoreError.removeAllFailed(underlying:)`.
     public func removeAll() throws {
         try perform(.removeAll) {
-            _ = try sealer()
-            try database.write(durability, changing: nil) { db in
+            try removingInThisVault(try sealer()) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.deleteItems).execute(arguments: [storedNamespace])
+            }
+        }
+    }
+
+    /// Runs `remove` in one transaction that first checks the namespace's header is still this store's vault, so that
+    /// a store whose namespace another vault has taken over (other SQL removed its rows, another master key wrote a
+    /// header) removes none of that vault's secrets.
+    ///
+    /// - Throws: `CryptStoreError.vaultReplaced(path:)`, or what `remove` throws.
+    private func removingInThisVault(_ sealer: SecretSealer, _ remove: @escaping (Database) throws -> Void) throws {
+        try database.write(durability, changing: nil) { db in
+            try db.inTransaction(.immediate) {
+                if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db),
+                    !sealer.isSameVault(asHeader: header)
+                {
+                    throw CryptStoreError.vaultReplaced(path: location)
+                }
+                try remove(db)
+                return .commit
             }
         }
     }

@@ -187,10 +187,11 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
                     arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
                 )
                 .map { row in
+                    // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
                     StoredFileInfo(
                         path: path.string,
-                        size: row[0],
-                        modificationDate: Date(timeIntervalSince1970: row[1])
+                        size: try row.decode(atIndex: 0),
+                        modificationDate: Date(timeIntervalSince1970: try row.decode(atIndex: 1))
                     )
                 }
             }
@@ -249,9 +250,9 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
                 try Row.fetchAll(db.cachedStatement(sql: SQLiteFileTable.allFiles), arguments: [storedNamespace])
                     .map { row in
                         StoredFileInfo(
-                            path: SQLiteFileTable.text(fromStored: row[0]),
-                            size: row[1],
-                            modificationDate: Date(timeIntervalSince1970: row[2])
+                            path: SQLiteFileTable.text(fromStored: try row.decode(atIndex: 0)),
+                            size: try row.decode(atIndex: 1),
+                            modificationDate: Date(timeIntervalSince1970: try row.decode(atIndex: 2))
                         )
                     }
             }

@@ -41,6 +41,23 @@ struct SQLiteCryptHeaderRowTests {
         }
     }
 
+    @Test func aStoreWhoseHeaderWasReplacedRemovesNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let first = SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey())
+            try first.prepare()
+            let other = try DatabaseQueue(path: file.path)
+            try other.write { db in try db.execute(sql: "DELETE FROM forge_secrets") }
+            let second = SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey())
+            try second.set("second's", for: CryptKey<String>(key: "token"))
+
+            let replaced = CryptStoreError.vaultReplaced(path: "SQLite database '\(file.path)', namespace 'secrets'")
+            #expect(throws: replaced) { try first.delete(CryptKey<String>(key: "token")) }
+            #expect(throws: replaced) { try first.deleteAll() }
+            #expect(try second.get(CryptKey<String>(key: "token")) == "second's")
+        }
+    }
+
     @Test func aWrongMasterKeyWritesNothing() async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)

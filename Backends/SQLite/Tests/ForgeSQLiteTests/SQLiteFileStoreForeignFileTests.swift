@@ -30,6 +30,19 @@ struct SQLiteFileStoreForeignFileTests {
         }
     }
 
+    @Test func aRowOtherSQLDamagedFailsTheCallWithATypedErrorAndDoesNotCrash() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteFileStore(fileURL: file, namespace: "store")
+            try await store.save(Data("hello".utf8), to: "notes.txt")
+            let other = try DatabaseQueue(path: file.path)
+            try await other.write { db in try db.execute(sql: "UPDATE forge_files SET modified = 'yesterday'") }
+
+            #expect(throws: FileStoreError.self) { try store.fileInfo(at: "notes.txt") }
+            await #expect(throws: FileStoreError.self) { try await store.allFiles() }
+        }
+    }
+
     @Test func aFilesTableOfAnotherShapeFailsAndIsLeftUntouched() async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)

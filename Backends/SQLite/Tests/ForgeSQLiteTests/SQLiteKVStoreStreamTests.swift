@@ -122,6 +122,20 @@ struct SQLiteKVStoreStreamTests {
         }
     }
 
+    @Test func anObserverOfADatabaseWhoseFolderIsNotMadeYetIsToldOfAnotherConnectionsCommit() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appendingPathComponent("not-made-yet/forge.sqlite")
+            let store = SQLiteKVStore(fileURL: file, namespace: "store")
+            let (changes, continuation) = AsyncStream<String?>.makeStream()
+            let observation = store.observeChanges { continuation.yield($0) }
+            try SQLiteKVStore(fileURL: file, namespace: "store").set(KVKey<Int>("foreign"), value: 2)
+
+            let seen = await collect(changes) { $0.last == .some(nil) }
+            #expect(seen == [nil])
+            observation.end()
+        }
+    }
+
     /// The values `values` emits from now until `isComplete` holds for them, or what came within 10 seconds (so that
     /// a change never seen fails the test instead of hanging it).
     private func collect<T: Sendable>(
