@@ -152,21 +152,9 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
             let sealer = try sealer()
             let item = sealer.item(for: name)
             let sealed = try sealer.seal(secret, as: item)
-            try database.write(durability, changing: nil) { db in
-                try db.inTransaction(.immediate) {
-                    if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
-                        guard sealer.isSameVault(asHeader: header) else {
-                            throw CryptStoreError.vaultReplaced(path: location)
-                        }
-                    } else {
-                        // The header row was removed: written back, so that the item can be opened again.
-                        try db.cachedStatement(sql: SQLiteCryptTable.upsert)
-                            .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
-                    }
-                    try db.cachedStatement(sql: SQLiteCryptTable.upsert)
-                        .execute(arguments: [storedNamespace, item.name, sealed])
-                    return .commit
-                }
+            try writingInThisVault(sealer, restoringARemovedHeader: true) { db in
+                try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                    .execute(arguments: [storedNamespace, item.name, sealed])
             }
         }
     }
@@ -178,7 +166,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
         try perform(.remove(name)) {
             let sealer = try sealer()
             let itemName = sealer.itemName(for: name)
-            try removingInThisVault(sealer) { db in
+            try writingInThisVault(sealer, restoringARemovedHeader: false) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.delete).execute(arguments: [storedNamespace, itemName])
             }
         }
@@ -229,26 +217,38 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// - Throws: `CryptStoreError.removeAllFailed(underlying:)`.
     public func removeAll() throws {
         try perform(.removeAll) {
-            try removingInThisVault(try sealer()) { db in
+            try writingInThisVault(try sealer(), restoringARemovedHeader: false) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.deleteItems).execute(arguments: [storedNamespace])
             }
         }
     }
 
-    /// Runs `remove` in one transaction that first checks the namespace's header is still this store's vault, so that
+    /// Runs `change` in one transaction that first checks the namespace's header is still this store's vault, so that
     /// a store whose namespace another vault has taken over (other SQL removed its rows, another master key wrote a
-    /// header) removes none of that vault's secrets.
+    /// header) changes none of that vault's secrets.
     ///
-    /// - Throws: `CryptStoreError.vaultReplaced(path:)`, or what `remove` throws.
-    private func removingInThisVault(_ sealer: SecretSealer, _ remove: @escaping (Database) throws -> Void) throws {
+    /// - Parameters:
+    ///   - sealer: The store's sealer, whose header the namespace's must be.
+    ///   - restoringARemovedHeader: Whether a header row that was removed is written back first, so that an item the
+    ///     change writes can be opened again (a write does; a removal needs no header).
+    ///   - change: The writes of the call.
+    /// - Throws: `CryptStoreError.vaultReplaced(path:)`, or what `change` throws.
+    private func writingInThisVault(
+        _ sealer: SecretSealer,
+        restoringARemovedHeader: Bool,
+        _ change: @escaping (Database) throws -> Void
+    ) throws {
         try database.write(durability, changing: nil) { db in
             try db.inTransaction(.immediate) {
-                if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db),
-                    !sealer.isSameVault(asHeader: header)
-                {
-                    throw CryptStoreError.vaultReplaced(path: location)
+                if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
+                    guard sealer.isSameVault(asHeader: header) else {
+                        throw CryptStoreError.vaultReplaced(path: location)
+                    }
+                } else if restoringARemovedHeader {
+                    try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                        .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
                 }
-                try remove(db)
+                try change(db)
                 return .commit
             }
         }
