@@ -11,3 +11,10 @@
 @_exported public import struct Crypto.SymmetricKey
 @_exported public import struct Crypto.SymmetricKeySize
 #endif
+
+// What a transaction across stores is made of, so that `import ForgeCrypt` is enough to run one.
+@_exported public import class ForgeCore.StorageTransaction
+@_exported public import struct ForgeCore.StagedWrite
+@_exported public import protocol ForgeCore.TransactionRunner
+@_exported public import protocol ForgeCore.TransactionalStore
+@_exported public import enum ForgeCore.StorageTransactionError

@@ -18,7 +18,7 @@ public final class InMemoryCrypt: Sendable {
     ///
     /// Keys compare as Swift strings do, so canonically equivalent spellings (`é` and
     /// `e` + `◌́`) are one key, as in the Keychain and the vault, which store keys in their NFC spelling.
-    private let items = LockedState<[String: Data]>([:])
+    let items = LockedState<[String: Data]>([:])
     /// Where a test's faults enter; lets every call through for a plain store.
     let faults: CryptFaultPoint
 

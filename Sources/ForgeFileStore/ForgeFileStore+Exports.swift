@@ -6,3 +6,9 @@
 // The bytes every file store saves and loads, so that `import ForgeFileStore` is enough to call one, as the
 // reference's samples do.
 @_exported public import struct Foundation.Data
+// What a transaction across stores is made of, so that `import ForgeFileStore` is enough to run one.
+@_exported public import class ForgeCore.StorageTransaction
+@_exported public import struct ForgeCore.StagedWrite
+@_exported public import protocol ForgeCore.TransactionRunner
+@_exported public import protocol ForgeCore.TransactionalStore
+@_exported public import enum ForgeCore.StorageTransactionError

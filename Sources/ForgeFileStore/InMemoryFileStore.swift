@@ -22,12 +22,12 @@ internal import ForgeCore
 /// `InMemoryFileStore(faults:)` makes it fail on cue with the errors ``DiskFileStore`` throws. It tells
 /// `A.txt` and `a.txt` apart everywhere, as a case-sensitive volume does.
 public final class InMemoryFileStore: Sendable {
-    private let state = LockedState(State())
+    let state = LockedState(State())
     /// Where a test's faults enter; lets every call through for a plain store.
     let faults: FileFaultPoint
 
     /// The files, for each folder the number of files beneath it, and the streams of changes.
-    private struct State {
+    struct State {
         /// Each file's bytes and the time it was last written, by path.
         var files: [String: File] = [:]
         /// For each folder path (no trailing `/`), the number of files at any depth beneath it.
@@ -44,6 +44,48 @@ public final class InMemoryFileStore: Sendable {
             var data: Data
             /// When the write that stored `data` ran, by the system's clock, as a file system dates a file.
             var modificationDate: Date
+        }
+
+        /// Stores `data` at `path`, dated now, and returns the change to tell.
+        ///
+        /// - Throws: ``FileStoreError/alreadyExists(path:)``, or ``FileStoreError/writeFailed(path:reason:)`` when
+        ///   `path` is a folder or a folder on its way is a file; nothing is changed then.
+        mutating func write(_ data: Data, at path: StoredFilePath, replacing: Bool) throws -> FileChange {
+            let key = path.string
+            let ancestors = path.enclosingFolders
+            if ancestors.contains(where: { files[$0] != nil }) {
+                throw FileStoreError.writeFailed(path: key, reason: .parentIsFile)
+            }
+            if folders[key] != nil { throw FileStoreError.writeFailed(path: key, reason: .isFolder) }
+            let change: FileChange
+            if let old = files[key] {
+                guard replacing else { throw FileStoreError.alreadyExists(path: key) }
+                totalSize -= old.data.count
+                change = .modified(key)
+            } else {
+                for ancestor in ancestors { folders[ancestor, default: 0] += 1 }
+                change = .created(key)
+            }
+            files[key] = File(data: data, modificationDate: Date())
+            totalSize += data.count
+            return change
+        }
+
+        /// Removes the file at `path` and returns the change to tell, or nil when no file is there.
+        ///
+        /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when `path` is a folder.
+        mutating func removeFile(at path: StoredFilePath) throws -> FileChange? {
+            let key = path.string
+            guard let old = files.removeValue(forKey: key) else {
+                if folders[key] != nil { throw FileStoreError.deleteFailed(path: key, reason: .isFolder) }
+                return nil
+            }
+            totalSize -= old.data.count
+            for ancestor in path.enclosingFolders {
+                let remaining = (folders[ancestor] ?? 1) - 1
+                folders[ancestor] = remaining > 0 ? remaining : nil
+            }
+            return .deleted(key)
         }
 
         /// Tells the streams that observe `change`'s path of it.
@@ -97,24 +139,10 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/alreadyExists(path:)``, or ``FileStoreError/writeFailed(path:reason:)`` when `path`
     ///   is a folder, a folder on its way is a file, or a test's fault fails the write.
     public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) throws {
-        let key = path.string
         try faults.write(path)
-        let ancestors = path.enclosingFolders
         try state.withLock { state in
-            if ancestors.contains(where: { state.files[$0] != nil }) {
-                throw FileStoreError.writeFailed(path: key, reason: .parentIsFile)
-            }
-            if state.folders[key] != nil { throw FileStoreError.writeFailed(path: key, reason: .isFolder) }
-            if let old = state.files[key] {
-                guard replacing else { throw FileStoreError.alreadyExists(path: key) }
-                state.totalSize -= old.data.count
-                state.tell(.modified(key))
-            } else {
-                for ancestor in ancestors { state.folders[ancestor, default: 0] += 1 }
-                state.tell(.created(key))
-            }
-            state.files[key] = State.File(data: data, modificationDate: Date())
-            state.totalSize += data.count
+            let change = try state.write(data, at: path, replacing: replacing)
+            state.tell(change)
         }
     }
 
@@ -123,20 +151,10 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when `path` is a folder or a test's fault fails the
     ///   removal.
     public func removeFile(at path: StoredFilePath) throws -> Bool {
-        let key = path.string
         try faults.remove(path)
-        let ancestors = path.enclosingFolders
         return try state.withLock { state in
-            guard let old = state.files.removeValue(forKey: key) else {
-                if state.folders[key] != nil { throw FileStoreError.deleteFailed(path: key, reason: .isFolder) }
-                return false
-            }
-            state.totalSize -= old.data.count
-            for ancestor in ancestors {
-                let remaining = (state.folders[ancestor] ?? 1) - 1
-                state.folders[ancestor] = remaining > 0 ? remaining : nil
-            }
-            state.tell(.deleted(key))
+            guard let change = try state.removeFile(at: path) else { return false }
+            state.tell(change)
             return true
         }
     }

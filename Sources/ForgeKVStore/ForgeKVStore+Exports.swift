@@ -4,3 +4,9 @@
 @_exported public import enum ForgeCore.FailureReason
 @_exported public import enum ForgeCore.Durability
 @_exported public import class ForgeCore.ChangeObservation
+// What a transaction across stores is made of, so that `import ForgeKVStore` is enough to run one.
+@_exported public import class ForgeCore.StorageTransaction
+@_exported public import struct ForgeCore.StagedWrite
+@_exported public import protocol ForgeCore.TransactionRunner
+@_exported public import protocol ForgeCore.TransactionalStore
+@_exported public import enum ForgeCore.StorageTransactionError

@@ -19,7 +19,7 @@ internal import ForgeCore
 public final class InMemoryKVStore: Sendable {
     /// The values by name, each decoded from its JSON as the type that wrote it (see
     /// `KVStoredValue.decodedFromJSON`).
-    private let entries = LockedState<[String: KVStoredValue]>([:])
+    let entries = LockedState<[String: KVStoredValue]>([:])
     /// Where a test's faults enter; lets every call through for a plain store.
     let faults: KVFaultPoint
 

@@ -1,0 +1,57 @@
+/// An in-memory store that applies its part of a transaction while it holds its lock.
+package protocol InMemoryTransactionParticipant: AnyObject, Sendable {
+    /// Takes the store's lock and runs `body` with a function that applies a change to the store's state; when `body`
+    /// throws, the state is put back as it was before `body` ran, and the store tells its observers of nothing. When
+    /// `body` returns, the store tells its observers of the changes applied, after the lock is released.
+    func applyingTransaction(_ body: (_ apply: (StagedWrite.Change) throws -> Void) throws -> Void) throws
+}
+
+/// The runner every in-memory twin shares, as the stores of one database share theirs: any of them can join one
+/// transaction.
+///
+/// It takes the lock of every store in the transaction, always in the same order (so two transactions never wait for
+/// each other), applies the writes in their order, and puts every store back as it was when one fails. A reader takes
+/// a store's lock too, so it finds all of a transaction's writes to that store or none.
+package final class InMemoryTransactionRunner: TransactionRunner {
+    /// The one runner of the in-memory stores.
+    package static let shared = InMemoryTransactionRunner()
+
+    private init() {}
+
+    package func commit(_ writes: [StagedWrite]) throws {
+        var participants: [ObjectIdentifier: any InMemoryTransactionParticipant] = [:]
+        var steps: [(store: ObjectIdentifier, change: StagedWrite.Change)] = []
+        for write in writes {
+            guard let participant = write.store as? any InMemoryTransactionParticipant else {
+                throw StorageTransactionError.storesOfDifferentDatabases(
+                    String(describing: Self.self),
+                    String(describing: type(of: write.store))
+                )
+            }
+            let id = ObjectIdentifier(participant)
+            participants[id] = participant
+            steps.append((id, write.change))
+        }
+        let ordered = participants.keys.sorted().compactMap { participants[$0] }
+        try Self.apply(steps, locking: ordered[...]) { _, _ in }
+    }
+
+    /// Takes the lock of the first of `participants`, then of the others inside it, one by one, and with every lock
+    /// held applies `steps` in order: each through the store it is for, the others through `route`.
+    private static func apply(
+        _ steps: [(store: ObjectIdentifier, change: StagedWrite.Change)],
+        locking participants: ArraySlice<any InMemoryTransactionParticipant>,
+        route: (ObjectIdentifier, StagedWrite.Change) throws -> Void
+    ) throws {
+        guard let participant = participants.first else {
+            for step in steps { try route(step.store, step.change) }
+            return
+        }
+        let id = ObjectIdentifier(participant)
+        try participant.applyingTransaction { apply in
+            try Self.apply(steps, locking: participants.dropFirst()) { store, change in
+                if store == id { try apply(change) } else { try route(store, change) }
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// swift-format-ignore: AmbiguousTrailingClosureOverload
+/// Writes and removes across keys and stores of one database that all happen or none do, and that no reader sees
+/// half of.
+///
+/// `run(_:)` gives `body` a transaction; each write and removal `body` makes through it (the methods each kind adds: `set(_:value:in:)`, `remove(_:in:)`, `save(_:to:overwrite:in:)`, `delete(_:in:)`,
+/// `set(_:for:in:)`) is checked and kept, and when `body` returns, all of them are applied at once, in the order they
+/// were made:
+///
+/// ```swift
+/// try await StorageTransaction.run { transaction in
+///     try transaction.set(TaskKeys.taskCount, value: tasks.count, in: settings)
+///     try transaction.save(report, to: "reports/latest.json", in: files)
+///     try transaction.set(token, for: AuthKeys.accessToken, in: secrets)
+/// }
+/// ```
+///
+/// The stores must share one database (one ``TransactionRunner``): the stores of one SQLite file, the in-memory
+/// twins, a PostgreSQL key-value store's client. A store joins when it declares ``TransactionalStore`` through its
+/// kind's protocol; a store that cannot apply several writes as one (a file per key, `UserDefaults`) does not declare
+/// it. Nothing is applied while `body` runs, so a read in `body` finds the stores as they were; when `body` throws,
+/// nothing is applied at all.
+public final class StorageTransaction: Sendable {
+    /// The runner of the first store staged, the writes so far, and whether the transaction still takes writes.
+    private let state = LockedState(State())
+
+    private struct State: Sendable {
+        var runner: (any TransactionRunner)?
+        var writes: [StagedWrite] = []
+        var isOpen = true
+    }
+
+    private init() {}
+
+    // The three forms of `run` share a name on purpose, as GRDB's `write` does: a synchronous caller gets this one,
+    // an `async` caller the one that awaits the commit, and a body that awaits the last one.
+    /// Runs `body`, then applies every write it staged as one, all or none.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (nothing is applied); ``StorageTransactionError``; or the error of the write that
+    ///   failed, as its store throws it for the same write alone (nothing is applied either).
+    public static func run<Result>(_ body: (StorageTransaction) throws -> Result) throws -> Result {
+        let transaction = StorageTransaction()
+        let result: Result
+        do {
+            result = try body(transaction)
+        } catch {
+            _ = transaction.close()
+            throw error
+        }
+        if let pending = transaction.close() { try pending.runner.commit(pending.writes) }
+        return result
+    }
+
+    /// Runs `body`, then applies every write it staged as one, all or none, waiting for a store behind a network.
+    ///
+    /// In an `async` function, `try await StorageTransaction.run { ... }` calls this form (or the one whose body
+    /// awaits), so a transaction of stores that commit only asynchronously (PostgreSQL) is applied as they need.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (nothing is applied); ``StorageTransactionError``; or the error of the write that
+    ///   failed, as its store throws it for the same write alone (nothing is applied either).
+    public static func run<Result>(_ body: (StorageTransaction) throws -> Result) async throws -> Result {
+        try await run { (transaction: StorageTransaction) async throws -> Result in try body(transaction) }
+    }
+
+    /// Runs `body`, which may await, then applies every write it staged as one, all or none.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (nothing is applied); ``StorageTransactionError``; or the error of the write that
+    ///   failed, as its store throws it for the same write alone (nothing is applied either).
+    public static func run<Result>(
+        _ body: (StorageTransaction) async throws -> Result
+    ) async throws -> Result {
+        let transaction = StorageTransaction()
+        let result: Result
+        do {
+            result = try await body(transaction)
+        } catch {
+            _ = transaction.close()
+            throw error
+        }
+        if let pending = transaction.close() { try await pending.runner.commitAsynchronously(pending.writes) }
+        return result
+    }
+
+    /// Adds `change` of `store` to the writes this transaction applies: what the methods of each kind call once they
+    /// have checked a key or a path and encoded a value.
+    ///
+    /// - Throws: ``StorageTransactionError/storesOfDifferentDatabases(_:_:)`` when `store`'s runner is not that of the
+    ///   stores staged before; ``StorageTransactionError/transactionEnded`` once `run(_:)` has returned.
+    public func stage(_ change: StagedWrite.Change, in store: some TransactionalStore) throws(StorageTransactionError) {
+        let runner = store.transactionRunner
+        let refusal = state.withLock { state -> StorageTransactionError? in
+            guard state.isOpen else { return .transactionEnded }
+            if let first = state.runner, first !== runner {
+                return .storesOfDifferentDatabases(
+                    String(describing: type(of: first)),
+                    String(describing: type(of: runner))
+                )
+            }
+            state.runner = runner
+            state.writes.append(StagedWrite(store: store, change: change))
+            return nil
+        }
+        if let refusal { throw refusal }
+    }
+
+    /// Ends the transaction, so that no write is staged after this.
+    ///
+    /// - Returns: The runner and the writes to commit, or nil when nothing was staged.
+    private func close() -> (runner: any TransactionRunner, writes: [StagedWrite])? {
+        state.withLock { state in
+            state.isOpen = false
+            guard let runner = state.runner, !state.writes.isEmpty else { return nil }
+            return (runner, state.writes)
+        }
+    }
+}

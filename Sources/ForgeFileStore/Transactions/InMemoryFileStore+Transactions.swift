@@ -1,0 +1,44 @@
+internal import ForgeCore
+
+extension InMemoryFileStore: TransactionalFileStore, InMemoryTransactionParticipant {
+    /// The runner every in-memory store shares: this store's writes can join a transaction with those of any
+    /// in-memory store.
+    public var transactionRunner: any TransactionRunner {
+        InMemoryTransactionRunner.shared
+    }
+
+    /// Applies a transaction's changes to this store while holding its lock, each checked by the test's faults and by
+    /// the rules of folders as the same write alone is; puts the files back as they were when one fails, and tells the
+    /// streams of changes only of a transaction that is applied.
+    package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
+        try state.withLock { state in
+            let before = state
+            var changes: [FileChange] = []
+            do {
+                try body { change in
+                    switch change {
+                    case .writeFile(let data, let path, let replacing):
+                        let file = try StoredFilePath(validating: path)
+                        try faults.write(file)
+                        changes.append(try state.write(data, at: file, replacing: replacing))
+                    case .removeFile(let path):
+                        let file = try StoredFilePath(validating: path)
+                        try faults.remove(file)
+                        guard let removal = try state.removeFile(at: file) else {
+                            throw FileStoreError.notFound(path: path)
+                        }
+                        changes.append(removal)
+                    case .fail(let error):
+                        throw error
+                    case .storeValue, .removeValue, .storeSecret, .removeSecret:
+                        throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryFileStore")
+                    }
+                }
+            } catch {
+                state = before
+                throw error
+            }
+            for change in changes { state.tell(change) }
+        }
+    }
+}

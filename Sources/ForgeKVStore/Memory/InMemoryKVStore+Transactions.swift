@@ -1,0 +1,36 @@
+internal import ForgeCore
+
+extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant {
+    /// The runner every in-memory store shares: this store's writes can join a transaction with those of any
+    /// in-memory store.
+    public var transactionRunner: any TransactionRunner {
+        InMemoryTransactionRunner.shared
+    }
+
+    /// Applies a transaction's changes to this store while holding its lock, each checked by the test's faults as the
+    /// same write alone is; puts the values back as they were when one fails.
+    package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
+        try entries.withLock { entries in
+            let before = entries
+            do {
+                try body { change in
+                    switch change {
+                    case .storeValue(let json, let name):
+                        try faults.write(name)
+                        entries[name] = KVStoredValue(json: json)
+                    case .removeValue(let name):
+                        try faults.remove(name)
+                        entries[name] = nil
+                    case .fail(let error):
+                        throw error
+                    case .writeFile, .removeFile, .storeSecret, .removeSecret:
+                        throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryKVStore")
+                    }
+                }
+            } catch {
+                entries = before
+                throw error
+            }
+        }
+    }
+}
