@@ -8,8 +8,10 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
     }
 
     /// Applies a transaction's changes to this store while holding its lock, each checked by the test's faults as the
-    /// same write alone is; puts the values back as they were when one fails.
+    /// same write alone is; puts the values back as they were when one fails. Once the lock is released, the observers
+    /// of changes are told of each change of a transaction that is applied, in order.
     package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
+        var changed: [String] = []
         try entries.withLock { entries in
             let before = entries
             do {
@@ -18,9 +20,11 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
                     case .storeValue(let json, let name):
                         try faults.write(name)
                         entries[name] = KVStoredValue(json: json)
+                        changed.append(name)
                     case .removeValue(let name):
                         try faults.remove(name)
                         entries[name] = nil
+                        changed.append(name)
                     case .fail(let error):
                         throw error
                     case .writeFile, .removeFile, .storeSecret, .removeSecret:
@@ -32,5 +36,6 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
                 throw error
             }
         }
+        for name in changed { tell(name) }
     }
 }

@@ -22,6 +22,8 @@ public final class InMemoryKVStore: Sendable {
     let entries = LockedState<[String: KVStoredValue]>([:])
     /// Where a test's faults enter; lets every call through for a plain store.
     let faults: KVFaultPoint
+    /// The observers of ``observeChanges(_:)``, by number.
+    let observers = LockedState(KVChangeObservers())
 
     /// Creates an empty store.
     public init() {
@@ -60,6 +62,7 @@ extension InMemoryKVStore: KVStoring, KVBackend {
         // read from disk does, so changing what one read returned never changes what the next one returns.
         let stored = value.decodedFromJSON
         entries.withLock { $0[name] = stored }
+        tell(name)
     }
 
     /// Removes the value stored under `name`.
@@ -68,6 +71,7 @@ extension InMemoryKVStore: KVStoring, KVBackend {
     public func removeValue(named name: String) throws {
         try faults.remove(name)
         _ = entries.withLock { $0.removeValue(forKey: name) }
+        tell(name)
     }
 
     /// Whether a value is stored under `name`; false when a test's fault hides it.
@@ -90,5 +94,6 @@ extension InMemoryKVStore: KVStoring, KVBackend {
     public func removeAll() throws {
         try faults.removeAll()
         entries.withLock { $0.removeAll() }
+        tell(nil)
     }
 }
