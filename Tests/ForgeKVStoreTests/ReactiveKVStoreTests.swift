@@ -235,7 +235,7 @@ extension ReactiveKVStoreTests {
         try reactive.set(key, value: 3)
         // The wrapper reads once per type after its own write, and once more per type when the store tells of the
         // change (an in-memory store tells at once): never once per stream.
-        #expect(log.entries(.read).map(\.target) == Array(repeating: key.key, count: 4), "reads per type, not per stream")
+        #expect(log.entries(.read).map(\.target) == Array(repeating: key.key, count: 4), "per type, not per stream")
 
         log.removeAll()
         try reactive.set(KVKey<Int>("unobserved"), value: 1)

@@ -7,9 +7,11 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
         InMemoryTransactionRunner.shared
     }
 
-    /// Applies a transaction's changes to this store while holding its lock, each checked by the test's faults as the
-    /// same write alone is; puts the values back as they were when one fails. Once the lock is released, the observers
-    /// of changes are told of each change of a transaction that is applied, in order.
+    /// Applies a transaction's changes to this store while holding its lock.
+    ///
+    /// Each change is checked by the test's faults as the same write alone is; the values are put back as they were
+    /// when one fails. Once the lock is released, the observers of changes are told of each change of a transaction
+    /// that is applied, in order.
     package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
         var changed: [String] = []
         try entries.withLock { entries in
