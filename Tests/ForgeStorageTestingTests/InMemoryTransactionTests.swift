@@ -89,6 +89,94 @@ struct InMemoryTransactionTests {
     }
 }
 
+/// Observers of a transaction's stores run once every store's lock is released, so they may read and write any store;
+/// a transaction runs from the main actor with the caller's state.
+extension InMemoryTransactionTests {
+    /// Two in-memory stores, in the order the runner takes their locks: `outer` first.
+    static func twoStores() -> (outer: InMemoryKVStore, inner: InMemoryKVStore) {
+        let a = InMemoryKVStore()
+        let b = InMemoryKVStore()
+        return ObjectIdentifier(a) < ObjectIdentifier(b) ? (a, b) : (b, a)
+    }
+
+    /// Runs `body` on a thread of its own and returns whether it finished: false only when it deadlocked, as a
+    /// transaction of two writes takes microseconds, not a minute.
+    static func finishes(_ body: @escaping @Sendable () throws -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            try? body()
+            done.signal()
+        }
+        .start()
+        return done.wait(timeout: .now() + 60) == .success
+    }
+
+    @Test func anObserverMayReadAndWriteTheOtherStoresOfTheTransaction() {
+        // Each store's observer, whichever lock the runner takes first, reads the other store and runs a transaction.
+        let (outer, inner) = Self.twoStores()
+        let audit = KVKey<String>("audit")
+        let observations = [(outer, inner), (inner, outer)]
+            .map { observed, other in
+                observed.observeChanges { name in
+                    _ = other.count
+                    guard name != audit.key else { return }
+                    try? StorageTransaction.run { transaction in
+                        try transaction.set(audit, value: "\(name ?? "all") changed", in: other)
+                    }
+                }
+            }
+        let finished = Self.finishes {
+            try StorageTransaction.run { transaction in
+                try transaction.set(KVKey<Int>("a"), value: 1, in: outer)
+                try transaction.set(KVKey<Int>("b"), value: 1, in: inner)
+            }
+        }
+        #expect(finished, "the transaction deadlocked: an observer ran while a store's lock was held")
+        #expect(outer.get(audit) != nil && inner.get(audit) != nil)
+        withExtendedLifetime(observations) {}
+    }
+
+    @Test @MainActor func aTransactionRunsFromTheMainActorWithItsState() async throws {
+        let model = CounterModel()
+        try await model.save()
+        try await model.save()
+        #expect(model.settings.get(CounterModel.key) == 2)
+    }
+
+    @Test func aRollbackLeavesFoldersSizesAndDatesAsTheyWere() async throws {
+        let files = InMemoryFileStore()
+        try await files.save(Data("abc".utf8), to: "a/b.txt", overwrite: true)
+        let before = try #require(try files.fileInfo(at: "a/b.txt"))
+        #expect(throws: FileStoreError.writeFailed(path: "a/c/d.txt/e", reason: .parentIsFile)) {
+            try StorageTransaction.run { transaction in
+                try transaction.save(Data("x".utf8), to: "a/c/d.txt", in: files)
+                try transaction.save(Data("longer".utf8), to: "a/b.txt", in: files)
+                try transaction.delete("a/b.txt", in: files)
+                try transaction.save(Data("y".utf8), to: "a/c/d.txt/e", in: files)  // a file staged above is in the way
+            }
+        }
+        #expect(try await files.totalSize() == 3)
+        #expect(try await files.list(in: "a") == ["a/b.txt"])
+        #expect(try files.fileInfo(at: "a/b.txt") == before)
+        try await files.delete("a/b.txt")
+        #expect(try await files.list(in: "") == [], "the folder went with its last file: its count was put back")
+    }
+}
+
+/// A main-actor model that counts its saves in a transaction.
+@MainActor private final class CounterModel {
+    static let key = KVKey<Int>("saves")
+    let settings = InMemoryKVStore()
+    var saves = 0
+
+    func save() async throws {
+        try await StorageTransaction.run { transaction in
+            saves += 1
+            try transaction.set(Self.key, value: saves, in: settings)
+        }
+    }
+}
+
 /// A key-value store of a database of its own, whose runner counts its commits.
 private final class OtherDatabaseStore: TransactionalKVStore {
     let runner = CountingRunner()

@@ -2,14 +2,19 @@ public import Foundation
 
 /// One write or removal of a ``StorageTransaction``, in the terms of its store's contract: names and paths as the
 /// store keeps them, values already encoded.
+///
+/// A ``TransactionRunner`` receives them; only the typed methods of a transaction (`set(_:value:in:)`,
+/// `save(_:to:overwrite:in:)`, …) make them, so a path has passed the rules of file paths and is in its canonical
+/// spelling, and a value is the JSON of a value that encoded.
 public struct StagedWrite: Sendable {
     /// The store the change is for; its runner is the transaction's.
     public let store: any TransactionalStore
     /// What to change.
     public let change: Change
 
-    /// Creates the write of `change` in `store`.
-    public init(store: any TransactionalStore, change: Change) {
+    /// Creates the write of `change` in `store`: only the typed methods of a transaction make one, once they have
+    /// checked the key or path and encoded the value.
+    package init(store: any TransactionalStore, change: Change) {
         self.store = store
         self.change = change
     }

@@ -54,12 +54,15 @@ public final class StorageTransaction: Sendable {
     /// Runs `body`, then applies every write it staged as one, all or none, waiting for a store behind a network.
     ///
     /// In an `async` function, `try await StorageTransaction.run { ... }` calls this form (or the one whose body
-    /// awaits), so a transaction of stores that commit only asynchronously (PostgreSQL) is applied as they need.
+    /// awaits), so a transaction of stores that commit only asynchronously (PostgreSQL) is applied as they need. The
+    /// body runs on the caller's actor (the main actor in a view model), so it may use the caller's state.
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws (nothing is applied); ``StorageTransactionError``; or the error of the write that
     ///   failed, as its store throws it for the same write alone (nothing is applied either).
-    public static func run<Result>(_ body: (StorageTransaction) throws -> Result) async throws -> Result {
+    public nonisolated(nonsending) static func run<Result>(
+        _ body: (StorageTransaction) throws -> Result
+    ) async throws -> Result {
         try await run { (transaction: StorageTransaction) async throws -> Result in try body(transaction) }
     }
 
@@ -68,7 +71,7 @@ public final class StorageTransaction: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws (nothing is applied); ``StorageTransactionError``; or the error of the write that
     ///   failed, as its store throws it for the same write alone (nothing is applied either).
-    public static func run<Result>(
+    public nonisolated(nonsending) static func run<Result>(
         _ body: (StorageTransaction) async throws -> Result
     ) async throws -> Result {
         let transaction = StorageTransaction()
@@ -84,11 +87,12 @@ public final class StorageTransaction: Sendable {
     }
 
     /// Adds `change` of `store` to the writes this transaction applies: what the methods of each kind call once they
-    /// have checked a key or a path and encoded a value.
+    /// have checked a key or a path and encoded a value, so that a runner receives only checked changes.
     ///
     /// - Throws: ``StorageTransactionError/storesOfDifferentDatabases(_:_:)`` when `store`'s runner is not that of the
     ///   stores staged before; ``StorageTransactionError/transactionEnded`` once `run(_:)` has returned.
-    public func stage(_ change: StagedWrite.Change, in store: some TransactionalStore) throws(StorageTransactionError) {
+    package func stage(_ change: StagedWrite.Change, in store: some TransactionalStore) throws(StorageTransactionError)
+    {
         let runner = store.transactionRunner
         let refusal = state.withLock { state -> StorageTransactionError? in
             guard state.isOpen else { return .transactionEnded }

@@ -3,7 +3,7 @@ public import Foundation
 /// Why a ``StorageTransaction`` could not take a write or be applied; nothing of it was applied.
 public enum StorageTransactionError: LocalizedError, Sendable, Hashable {
     /// A store's writes cannot join a transaction of stores of another database; the names are the two runners'
-    /// types.
+    /// types (one type when the two databases are two instances of it).
     case storesOfDifferentDatabases(String, String)
     /// A write was staged after `StorageTransaction.run(_:)` returned.
     case transactionEnded
@@ -17,6 +17,8 @@ public enum StorageTransactionError: LocalizedError, Sendable, Hashable {
     /// A sentence that says what went wrong.
     public var errorDescription: String? {
         switch self {
+        case .storesOfDifferentDatabases(let first, let other) where first == other:
+            "The stores of one transaction must share one database; a store of another \(first) cannot join."
         case .storesOfDifferentDatabases(let first, let other):
             "The stores of one transaction must share one database; a store of \(other) cannot join one of \(first)."
         case .transactionEnded:

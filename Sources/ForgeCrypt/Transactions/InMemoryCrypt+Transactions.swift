@@ -9,7 +9,9 @@ extension InMemoryCrypt: TransactionalCrypt, InMemoryTransactionParticipant {
 
     /// Applies a transaction's changes to this store while holding its lock, each checked by the test's faults as the
     /// same write alone is; puts the secrets back as they were when one fails.
-    package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
+    package func applyingTransaction(
+        _ body: ((StagedWrite.Change) throws -> Void) throws -> Void
+    ) throws -> () -> Void {
         try items.withLock { items in
             let before = items
             do {
@@ -32,5 +34,6 @@ extension InMemoryCrypt: TransactionalCrypt, InMemoryTransactionParticipant {
                 throw error
             }
         }
+        return {}
     }
 }

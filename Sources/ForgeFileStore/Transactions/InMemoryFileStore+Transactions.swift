@@ -10,7 +10,9 @@ extension InMemoryFileStore: TransactionalFileStore, InMemoryTransactionParticip
     /// Applies a transaction's changes to this store while holding its lock, each checked by the test's faults and by
     /// the rules of folders as the same write alone is; puts the files back as they were when one fails, and tells the
     /// streams of changes only of a transaction that is applied.
-    package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
+    package func applyingTransaction(
+        _ body: ((StagedWrite.Change) throws -> Void) throws -> Void
+    ) throws -> () -> Void {
         try state.withLock { state in
             let before = state
             var changes: [FileChange] = []
@@ -38,7 +40,10 @@ extension InMemoryFileStore: TransactionalFileStore, InMemoryTransactionParticip
                 state = before
                 throw error
             }
+            // Under the lock, as a single write tells them: a stream's buffer takes them in order, and no observer
+            // code runs here.
             for change in changes { state.tell(change) }
         }
+        return {}
     }
 }

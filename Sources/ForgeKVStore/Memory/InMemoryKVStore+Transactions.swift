@@ -11,8 +11,10 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
     ///
     /// Each change is checked by the test's faults as the same write alone is; the values are put back as they were
     /// when one fails. Once the lock is released, the observers of changes are told of each change of a transaction
-    /// that is applied, in order.
-    package func applyingTransaction(_ body: ((StagedWrite.Change) throws -> Void) throws -> Void) throws {
+    /// that is applied, in order, by what this returns, which the runner calls once every store's lock is released.
+    package func applyingTransaction(
+        _ body: ((StagedWrite.Change) throws -> Void) throws -> Void
+    ) throws -> () -> Void {
         var changed: [String] = []
         try entries.withLock { entries in
             let before = entries
@@ -38,6 +40,8 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
                 throw error
             }
         }
-        for name in changed { tell(name) }
+        return { [changed] in
+            for name in changed { self.tell(name) }
+        }
     }
 }

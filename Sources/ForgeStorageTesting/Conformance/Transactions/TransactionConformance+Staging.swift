@@ -23,6 +23,7 @@ extension TransactionConformance {
         if let files = subject.files {
             #expect(try await files.list(in: "") == ["kept.txt"], "a transaction that failed added or removed no file")
             #expect(try await files.load("kept.txt") == Data("kept".utf8), "a transaction that failed changed no file")
+            #expect(try await files.totalSize() == 4, "a transaction that failed left the store's size as it was")
         }
         if let secrets = subject.secrets {
             #expect(try await secrets.keys() == [token.key], "a transaction that failed added or removed no secret")
@@ -58,14 +59,20 @@ extension TransactionConformance {
         }
     }
 
-    /// Stages ``InjectedFailure`` in one of the subject's stores.
-    static func stageFailure(_ subject: Subject, in transaction: StorageTransaction) throws {
+    /// Expects the stores to hold what ``stageOneWriteOfEachKind(_:in:)`` staged over what ``prepareUnchanged(_:)``
+    /// stored.
+    static func expectStagedWritesApplied(_ subject: Subject) async throws {
         if let store = subject.keyValues {
-            try transaction.stage(.fail(InjectedFailure()), in: store)
-        } else if let files = subject.files {
-            try transaction.stage(.fail(InjectedFailure()), in: files)
-        } else if let secrets = subject.secrets {
-            try transaction.stage(.fail(InjectedFailure()), in: secrets)
+            #expect(try await store.keys() == [first.key, third.key])
+            #expect(try await store.value(for: first) == 2)
+        }
+        if let files = subject.files {
+            #expect(try await files.list(in: "") == ["kept.txt", "staged.txt"])
+            #expect(try await files.load("kept.txt") == Data("changed".utf8))
+        }
+        if let secrets = subject.secrets {
+            #expect(try await secrets.keys() == [otherToken.key, token.key].sorted())
+            #expect(try await secrets.get(token) == "changed")
         }
     }
 }

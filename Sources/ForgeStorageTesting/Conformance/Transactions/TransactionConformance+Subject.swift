@@ -26,9 +26,9 @@ extension TransactionConformance {
             self.secrets = secrets
         }
 
-        /// How many kinds of store the subject has.
-        var kindCount: Int {
-            [keyValues != nil, files != nil, secrets != nil].filter { $0 }.count
+        /// The subject's stores, in the order the checks stage their writes.
+        var stores: [any TransactionalStore] {
+            [keyValues, files, secrets].compactMap { $0 }
         }
     }
 }

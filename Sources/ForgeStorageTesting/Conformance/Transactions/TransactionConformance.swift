@@ -46,6 +46,10 @@ public enum TransactionConformance {
                 keysAreWrittenAsKVStoringWritesThem
             ),
             Check("a transaction that has ended takes no write", anEndedTransactionTakesNoWrite),
+            Check(
+                "the synchronous form applies as the asynchronous one does, or throws commitNeedsAwait and applies nothing",
+                theSynchronousFormAppliesOrRefuses
+            ),
             Check("a concurrent reader never sees half of a transaction", aReaderNeverSeesHalfOfATransaction),
         ]
     }
@@ -169,13 +173,46 @@ public enum TransactionConformance {
     }
 
     private static func aFailureInTheMiddleAppliesNothing(_ subject: Subject) async throws {
-        // The failure comes after a write of every kind and before another, so a runner must undo what it applied.
-        try await expectUnchanged(subject, throwing: InjectedFailure()) {
-            try await StorageTransaction.run { transaction in
-                try stageOneWriteOfEachKind(subject, in: transaction)
-                try stageFailure(subject, in: transaction)
-                try stageOneWriteOfEachKind(subject, in: transaction)
+        // The failure comes after a write of every kind and before another, in each store in turn: a runner must undo
+        // what it applied, in every store, also one it applied before it reached the store that failed.
+        for failing in subject.stores {
+            try await expectUnchanged(subject, throwing: InjectedFailure()) {
+                try await StorageTransaction.run { transaction in
+                    try stageOneWriteOfEachKind(subject, in: transaction)
+                    try transaction.stage(.fail(InjectedFailure()), in: failing)
+                    try stageOneWriteOfEachKind(subject, in: transaction)
+                }
             }
+        }
+    }
+
+    private static func theSynchronousFormAppliesOrRefuses(_ subject: Subject) async throws {
+        try await prepareUnchanged(subject)
+        for failing in subject.stores {
+            do {
+                try runSynchronously(subject, failingIn: failing)
+                Issue.record("a synchronous transaction with a failure in the middle succeeded")
+            } catch is InjectedFailure {
+            } catch StorageTransactionError.commitNeedsAwait {
+            }
+        }
+        try await expectPrepared(subject)
+        do {
+            try runSynchronously(subject, failingIn: nil)
+        } catch StorageTransactionError.commitNeedsAwait {
+            // A runner that commits only asynchronously refuses, and applies nothing.
+            try await expectPrepared(subject)
+            return
+        }
+        try await expectStagedWritesApplied(subject)
+    }
+
+    /// Runs ``stageOneWriteOfEachKind(_:in:)`` in the synchronous form of `StorageTransaction.run`, with a failure in
+    /// the middle when `failing` is a store.
+    private static func runSynchronously(_ subject: Subject, failingIn failing: (any TransactionalStore)?) throws {
+        try StorageTransaction.run { transaction in
+            try stageOneWriteOfEachKind(subject, in: transaction)
+            if let failing { try transaction.stage(.fail(InjectedFailure()), in: failing) }
         }
     }
 
