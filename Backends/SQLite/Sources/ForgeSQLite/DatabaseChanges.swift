@@ -79,6 +79,17 @@ final class DatabaseChanges: Sendable {
         for observer in observers { observer.onChange(name) }
     }
 
+    /// Tells the observers of each value in `changed`, in order, that it changed through this database: after a
+    /// commit of the writes that changed them.
+    func tell(_ changed: [SQLiteWrite.ChangedValue]) {
+        guard !changed.isEmpty else { return }
+        let observers = state.withLock { state in Array(state.observers.values) }
+        guard !observers.isEmpty else { return }
+        for value in changed {
+            for observer in observers where observer.namespace == value.key.namespace { observer.onChange(value.name) }
+        }
+    }
+
     /// Forgets the observer `id`, and stops the file watch when it was the last.
     private func removeObserver(_ id: Int) {
         let stopped = watch.withLock { watch -> DatabaseFileWatch? in

@@ -148,28 +148,14 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// - Throws: `CryptStoreError.vaultReplaced(path:)` or `CryptStoreError.writeFailed(key:underlying:)`; the previous
     ///   secret is kept.
     public func store(_ secret: Data, named name: String) throws {
-        try perform(.write(name)) {
-            let sealer = try sealer()
-            let item = sealer.item(for: name)
-            let sealed = try sealer.seal(secret, as: item)
-            try writingInThisVault(sealer, restoringARemovedHeader: true) { db in
-                try db.cachedStatement(sql: SQLiteCryptTable.upsert)
-                    .execute(arguments: [storedNamespace, item.name, sealed])
-            }
-        }
+        try database.apply([try storing(secret, named: name)])
     }
 
     /// Removes the secret stored under `name`; succeeds when there is none.
     ///
     /// - Throws: `CryptStoreError.removeFailed(key:underlying:)`.
     public func removeSecret(named name: String) throws {
-        try perform(.remove(name)) {
-            let sealer = try sealer()
-            let itemName = sealer.itemName(for: name)
-            try writingInThisVault(sealer, restoringARemovedHeader: false) { db in
-                try db.cachedStatement(sql: SQLiteCryptTable.delete).execute(arguments: [storedNamespace, itemName])
-            }
-        }
+        try database.apply([try removing(named: name)])
     }
 
     /// Whether a secret is stored under `name`; the sealed item is neither read nor opened (`get(_:)` tells whether it
@@ -216,42 +202,12 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     ///
     /// - Throws: `CryptStoreError.removeAllFailed(underlying:)`.
     public func removeAll() throws {
-        try perform(.removeAll) {
-            try writingInThisVault(try sealer(), restoringARemovedHeader: false) { db in
+        let sealer = try perform(.removeAll) { try self.sealer() }
+        try database.apply([
+            inThisVault(sealer, restoringARemovedHeader: false, failing: .removeAll) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.deleteItems).execute(arguments: [storedNamespace])
             }
-        }
-    }
-
-    /// Runs `change` in one transaction that first checks the namespace's header is still this store's vault, so that
-    /// a store whose namespace another vault has taken over (other SQL removed its rows, another master key wrote a
-    /// header) changes none of that vault's secrets.
-    ///
-    /// - Parameters:
-    ///   - sealer: The store's sealer, whose header the namespace's must be.
-    ///   - restoringARemovedHeader: Whether a header row that was removed is written back first, so that an item the
-    ///     change writes can be opened again (a write does; a removal needs no header).
-    ///   - change: The writes of the call.
-    /// - Throws: `CryptStoreError.vaultReplaced(path:)`, or what `change` throws.
-    private func writingInThisVault(
-        _ sealer: SecretSealer,
-        restoringARemovedHeader: Bool,
-        _ change: @escaping (Database) throws -> Void
-    ) throws {
-        try database.write(durability, changing: nil) { db in
-            try db.inTransaction(.immediate) {
-                if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
-                    guard sealer.isSameVault(asHeader: header) else {
-                        throw CryptStoreError.vaultReplaced(path: location)
-                    }
-                } else if restoringARemovedHeader {
-                    try db.cachedStatement(sql: SQLiteCryptTable.upsert)
-                        .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
-                }
-                try change(db)
-                return .commit
-            }
-        }
+        ])
     }
 
     /// The number of secrets this namespace holds, counted from the rows' item names: no sealed item is read or
@@ -278,6 +234,75 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
 }
 
 extension SQLiteCrypt: AsyncCryptStoring {}
+
+extension SQLiteCrypt {
+    /// The write that stores `secret` under `name`, for `store(_:named:)` and for a transaction: the secret is sealed
+    /// now, and the write checks the namespace's header before it stores the sealed item.
+    ///
+    /// - Throws: The `CryptStoreError` of a store that cannot be prepared, or
+    ///   `CryptStoreError.writeFailed(key:underlying:)`.
+    func storing(_ secret: Data, named name: String) throws -> SQLiteWrite {
+        try perform(.write(name)) {
+            let sealer = try sealer()
+            let item = sealer.item(for: name)
+            let sealed = try sealer.seal(secret, as: item)
+            return inThisVault(sealer, restoringARemovedHeader: true, failing: .write(name)) { db in
+                try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                    .execute(arguments: [storedNamespace, item.name, sealed])
+            }
+        }
+    }
+
+    /// The write that removes the secret under `name`, for `removeSecret(named:)` and for a transaction; it checks the
+    /// namespace's header first.
+    ///
+    /// - Throws: The `CryptStoreError` of a store that cannot be prepared, or
+    ///   `CryptStoreError.removeFailed(key:underlying:)`.
+    func removing(named name: String) throws -> SQLiteWrite {
+        try perform(.remove(name)) {
+            let sealer = try sealer()
+            let itemName = sealer.itemName(for: name)
+            return inThisVault(sealer, restoringARemovedHeader: false, failing: .remove(name)) { db in
+                try db.cachedStatement(sql: SQLiteCryptTable.delete).execute(arguments: [storedNamespace, itemName])
+            }
+        }
+    }
+
+    /// A write that runs `change` after checking that the namespace's header is still this store's vault, so that a
+    /// store whose namespace another vault has taken over (other SQL removed its rows, another master key wrote a
+    /// header) changes none of that vault's secrets.
+    ///
+    /// - Parameters:
+    ///   - sealer: The store's sealer, whose header the namespace's must be.
+    ///   - restoringARemovedHeader: Whether a header row that was removed is written back first, so that an item the
+    ///     change writes can be opened again (a write does; a removal needs no header).
+    ///   - operation: The operation whose error a failure of SQLite is.
+    ///   - change: The statements of the write.
+    /// - Returns: The write, which fails with `CryptStoreError.vaultReplaced(path:)`, or with what `change` throws.
+    private func inThisVault(
+        _ sealer: SecretSealer,
+        restoringARemovedHeader: Bool,
+        failing operation: Operation,
+        _ change: @escaping (Database) throws -> Void
+    ) -> SQLiteWrite {
+        SQLiteWrite(
+            durability: durability,
+            isOneStatement: false,
+            failure: failure(operation),
+            apply: { [storedNamespace, location] db in
+                if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
+                    guard sealer.isSameVault(asHeader: header) else {
+                        throw CryptStoreError.vaultReplaced(path: location)
+                    }
+                } else if restoringARemovedHeader {
+                    try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                        .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
+                }
+                try change(db)
+            }
+        )
+    }
+}
 
 extension SQLiteCrypt {
     /// The sealer of the namespace's header, preparing the store first when needed.
@@ -331,10 +356,15 @@ extension SQLiteCrypt {
     private func perform<Result>(_ operation: Operation, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
-        } catch let error as CryptStoreError {
-            throw error
         } catch {
-            throw operation.error(FailureReason(sqlite: error, path: database.path))
+            throw failure(operation)(error)
+        }
+    }
+
+    /// The error of `operation` for a failure: a `CryptStoreError` as it is, any other with its reason.
+    private func failure(_ operation: Operation) -> (any Error) -> any Error {
+        { [path = database.path] error in
+            error as? CryptStoreError ?? operation.error(FailureReason(sqlite: error, path: path))
         }
     }
 

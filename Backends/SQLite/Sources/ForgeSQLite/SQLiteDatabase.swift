@@ -16,6 +16,11 @@ internal import GRDB
 /// try settings.set(TaskKeys.taskCount, value: 42)
 /// ```
 ///
+/// ## Transactions
+/// The stores of one database, of any kinds and namespaces, share transactions: `StorageTransaction.run` applies the
+/// writes its body stages as one SQLite transaction, all or none (see ``commit(_:)``). Stores of another
+/// `SQLiteDatabase`, even on the same file, cannot join them.
+///
 /// ## Failures
 /// A file that is not a SQLite database is never changed, and a SQLite database with a table of the stores in a shape
 /// this version does not know keeps its tables and rows as they are (it is left in WAL mode): every call fails with its

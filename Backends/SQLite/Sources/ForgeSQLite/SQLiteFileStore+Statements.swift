@@ -6,16 +6,80 @@ extension SQLiteFileStore {
     /// Runs `body`, throwing a `FileStoreError` it throws as it is and any other failure as the error `operation`
     /// makes for `path`.
     func perform<Result>(
-        _ operation: (String, FailureReason) -> FileStoreError,
+        _ operation: @escaping (String, FailureReason) -> FileStoreError,
         _ path: String,
         _ body: () throws -> Result
     ) throws -> Result {
         do {
             return try body()
-        } catch let error as FileStoreError {
-            throw error
         } catch {
-            throw operation(path, FailureReason(sqlite: error, path: database.path))
+            throw failure(operation, path)(error)
+        }
+    }
+
+    /// The error `operation` makes for `path` of a failure: a `FileStoreError` as it is, any other with its reason.
+    func failure(
+        _ operation: @escaping (String, FailureReason) -> FileStoreError,
+        _ path: String
+    ) -> (any Error) -> any Error {
+        { [database] error in
+            error as? FileStoreError ?? operation(path, FailureReason(sqlite: error, path: database.path))
+        }
+    }
+
+    /// A write of the statements `apply` runs for `path`, in a transaction, which fails with `operation`'s error.
+    private func write(
+        failing operation: @escaping (String, FailureReason) -> FileStoreError,
+        _ path: StoredFilePath,
+        _ apply: @escaping (Database) throws -> Void
+    ) -> SQLiteWrite {
+        SQLiteWrite(
+            durability: durability,
+            isOneStatement: false,
+            failure: failure(operation, path.string),
+            apply: apply
+        )
+    }
+
+    /// The write that stores `data` at `path`, for `write(_:at:replacing:)` and for a transaction: it checks that no
+    /// folder on the way is a file, that `path` is not a folder and, unless `replacing`, that no file is there, then
+    /// replaces the file's chunks and its row.
+    func writing(_ data: Data, at path: StoredFilePath, replacing: Bool) -> SQLiteWrite {
+        write(failing: FileStoreError.writeFailed(path:reason:), path) { db in
+            let stored = SQLiteFileTable.stored(path.string)
+            let hasFile = try db.cachedStatement(sql: SQLiteFileTable.hasFile)
+            for folder in path.enclosingFolders
+            where try Bool.fetchOne(hasFile, arguments: [storedNamespace, SQLiteFileTable.stored(folder)]) != nil {
+                throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile)
+            }
+            if try isFolder(path, in: db) {
+                throw FileStoreError.writeFailed(path: path.string, reason: .isFolder)
+            }
+            if !replacing, try Bool.fetchOne(hasFile, arguments: [storedNamespace, stored]) != nil {
+                throw FileStoreError.alreadyExists(path: path.string)
+            }
+            try db.cachedStatement(sql: SQLiteFileTable.deleteChunks).execute(arguments: [storedNamespace, stored])
+            try writeChunks(of: data, at: stored, in: db)
+            try db.cachedStatement(sql: SQLiteFileTable.upsertFile)
+                .execute(arguments: [storedNamespace, stored, data.count, Date().timeIntervalSince1970])
+        }
+    }
+
+    /// The write that removes the file at `path` and its chunks, for `removeFile(at:)` and for a transaction.
+    ///
+    /// It fails with `FileStoreError.notFound(path:)` when no file is there (having changed nothing), and with
+    /// `FileStoreError.deleteFailed(path:reason:)` when `path` is a folder.
+    func removing(at path: StoredFilePath) -> SQLiteWrite {
+        write(failing: FileStoreError.deleteFailed(path:reason:), path) { db in
+            let stored = SQLiteFileTable.stored(path.string)
+            try db.cachedStatement(sql: SQLiteFileTable.deleteFile).execute(arguments: [storedNamespace, stored])
+            guard db.changesCount > 0 else {
+                if try isFolder(path, in: db) {
+                    throw FileStoreError.deleteFailed(path: path.string, reason: .isFolder)
+                }
+                throw FileStoreError.notFound(path: path.string)
+            }
+            try db.cachedStatement(sql: SQLiteFileTable.deleteChunks).execute(arguments: [storedNamespace, stored])
         }
     }
 

@@ -112,56 +112,18 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     /// - Throws: `FileStoreError.alreadyExists(path:)` or `FileStoreError.writeFailed(path:reason:)`; what was
     ///   stored at `path` is kept.
     public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) throws {
-        try perform(FileStoreError.writeFailed(path:reason:), path.string) {
-            try database.write(durability, changing: nil) { db in
-                try db.inTransaction(.immediate) {
-                    let stored = SQLiteFileTable.stored(path.string)
-                    let hasFile = try db.cachedStatement(sql: SQLiteFileTable.hasFile)
-                    for folder in path.enclosingFolders
-                    where try Bool.fetchOne(hasFile, arguments: [storedNamespace, SQLiteFileTable.stored(folder)])
-                        != nil
-                    {
-                        throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile)
-                    }
-                    if try isFolder(path, in: db) {
-                        throw FileStoreError.writeFailed(path: path.string, reason: .isFolder)
-                    }
-                    if !replacing, try Bool.fetchOne(hasFile, arguments: [storedNamespace, stored]) != nil {
-                        throw FileStoreError.alreadyExists(path: path.string)
-                    }
-                    try db.cachedStatement(sql: SQLiteFileTable.deleteChunks)
-                        .execute(arguments: [storedNamespace, stored])
-                    try writeChunks(of: data, at: stored, in: db)
-                    try db.cachedStatement(sql: SQLiteFileTable.upsertFile)
-                        .execute(arguments: [storedNamespace, stored, data.count, Date().timeIntervalSince1970])
-                    return .commit
-                }
-            }
-        }
+        try database.apply([writing(data, at: path, replacing: replacing)])
     }
 
     /// Removes the file at `path` and its chunks in one transaction; false when no file is stored there.
     ///
     /// - Throws: `FileStoreError.deleteFailed(path:reason:)`, also when `path` is a folder.
     public func removeFile(at path: StoredFilePath) throws -> Bool {
-        try perform(FileStoreError.deleteFailed(path:reason:), path.string) {
-            try database.write(durability, changing: nil) { db in
-                var removed = false
-                try db.inTransaction(.immediate) {
-                    let stored = SQLiteFileTable.stored(path.string)
-                    try db.cachedStatement(sql: SQLiteFileTable.deleteFile)
-                        .execute(arguments: [storedNamespace, stored])
-                    removed = db.changesCount > 0
-                    if removed {
-                        try db.cachedStatement(sql: SQLiteFileTable.deleteChunks)
-                            .execute(arguments: [storedNamespace, stored])
-                    } else if try isFolder(path, in: db) {
-                        throw FileStoreError.deleteFailed(path: path.string, reason: .isFolder)
-                    }
-                    return .commit
-                }
-                return removed
-            }
+        do {
+            try database.apply([removing(at: path)])
+            return true
+        } catch FileStoreError.notFound {
+            return false
         }
     }
 

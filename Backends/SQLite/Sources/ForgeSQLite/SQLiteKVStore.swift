@@ -89,27 +89,14 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     ///
     /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
-        let json = String(decoding: value.json, as: UTF8.self)
-        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
-        try perform(KVStoreError.writeFailed(key:underlying:), name) {
-            try database.write(durability, changing: key) { db in
-                try db.cachedStatement(sql: SQLiteKVTable.upsert).execute(arguments: [key.namespace, key.name, json])
-            }
-        }
-        database.changes.tell(namespace: storedNamespace, name: name)
+        try database.apply([storing(value.json, named: name)])
     }
 
     /// Removes the value stored under `name`; succeeds when there is none.
     ///
     /// - Throws: `KVStoreError/removeFailed(key:underlying:)`.
     public func removeValue(named name: String) throws {
-        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
-        try perform(KVStoreError.removeFailed(key:underlying:), name) {
-            try database.write(durability, changing: key) { db in
-                try db.cachedStatement(sql: SQLiteKVTable.delete).execute(arguments: [key.namespace, key.name])
-            }
-        }
-        database.changes.tell(namespace: storedNamespace, name: name)
+        try database.apply([removing(named: name)])
     }
 
     /// The names that hold a value in this namespace, in canonical (NFC) form.
@@ -145,16 +132,57 @@ extension SQLiteKVStore: KVStoring, KVBackend {
 extension SQLiteKVStore: AsyncKVStoring {}
 
 extension SQLiteKVStore {
+    /// The write that stores `json` under `name`: one statement, for `store(_:named:)` and for a transaction.
+    func storing(_ json: Data, named name: String) -> SQLiteWrite {
+        let text = String(decoding: json, as: UTF8.self)
+        return write(named: name, failing: KVStoreError.writeFailed(key:underlying:)) { db, key in
+            try db.cachedStatement(sql: SQLiteKVTable.upsert).execute(arguments: [key.namespace, key.name, text])
+        }
+    }
+
+    /// The write that removes the value under `name`: one statement, for `removeValue(named:)` and for a transaction.
+    func removing(named name: String) -> SQLiteWrite {
+        write(named: name, failing: KVStoreError.removeFailed(key:underlying:)) { db, key in
+            try db.cachedStatement(sql: SQLiteKVTable.delete).execute(arguments: [key.namespace, key.name])
+        }
+    }
+
+    /// The write of the one statement `statement` runs on the row of `name`, which fails with `operation`'s error.
+    private func write(
+        named name: String,
+        failing operation: @escaping (String, FailureReason) -> KVStoreError,
+        _ statement: @escaping (Database, ReadCache.Key) throws -> Void
+    ) -> SQLiteWrite {
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+        return SQLiteWrite(
+            durability: durability,
+            isOneStatement: true,
+            changedValue: .init(key: key, name: name),
+            failure: failure(operation, name),
+            apply: { db in try statement(db, key) }
+        )
+    }
+
     /// Runs `body`, throwing any failure as the error `operation` makes for `name`.
     private func perform<Result>(
-        _ operation: (String, FailureReason) -> KVStoreError,
+        _ operation: @escaping (String, FailureReason) -> KVStoreError,
         _ name: String,
         _ body: () throws -> Result
     ) throws -> Result {
         do {
             return try body()
         } catch {
-            throw operation(name, FailureReason(sqlite: error, path: database.path))
+            throw failure(operation, name)(error)
+        }
+    }
+
+    /// The error `operation` makes for `name` of a failure: a `KVStoreError` as it is, any other with its reason.
+    private func failure(
+        _ operation: @escaping (String, FailureReason) -> KVStoreError,
+        _ name: String
+    ) -> (any Error) -> any Error {
+        { [path = database.path] error in
+            error as? KVStoreError ?? operation(name, FailureReason(sqlite: error, path: path))
         }
     }
 }

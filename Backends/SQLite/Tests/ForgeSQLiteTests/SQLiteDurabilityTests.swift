@@ -22,6 +22,27 @@ struct SQLiteDurabilityTests {
         }
     }
 
+    @Test func aTransactionIsFlushedWhenOneOfItsStoresIsFlushed() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let atomic = SQLiteKVStore(database: database, namespace: "atomic")
+            let files = SQLiteFileStore(database: database, namespace: "files")
+            let flushed = SQLiteKVStore(database: database, namespace: "flushed", durability: .flushed)
+
+            try await StorageTransaction.run { transaction in
+                try transaction.set(KVKey<Int>("count"), value: 1, in: atomic)
+                try transaction.set(KVKey<Int>("count"), value: 1, in: flushed)
+                try transaction.save(Data("a".utf8), to: "a.txt", in: files)
+            }
+            #expect(try writerPragma("synchronous", of: database) == 2)  // FULL
+            try await StorageTransaction.run { transaction in
+                try transaction.set(KVKey<Int>("count"), value: 2, in: atomic)
+                try transaction.save(Data("b".utf8), to: "b.txt", in: files)
+            }
+            #expect(try writerPragma("synchronous", of: database) == 1)  // NORMAL
+        }
+    }
+
     /// The value of `pragma` on the writer connection, as the last write left it.
     private func writerPragma(_ pragma: String, of database: SQLiteDatabase) throws -> Int? {
         try database.pool().writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA \(pragma)") }

@@ -1,0 +1,69 @@
+internal import ForgeKVStore
+internal import GRDB
+
+/// One write of a store, ready to run on the database's writer connection: alone, for a call of the store, or with
+/// others in one transaction, for a `StorageTransaction`.
+///
+/// Each store makes its writes in one function per kind of change (a value stored, a file removed, a secret sealed and
+/// stored), which its own calls and ``SQLiteDatabase/commit(_:)`` both use: a write alone and the same write in a
+/// transaction run the same SQL and fail with the same error. Whatever must happen before the writer is taken (a
+/// secret sealed, a store's header read) is done when the write is made; ``apply`` runs on the writer only.
+struct SQLiteWrite {
+    /// The durability of the store that makes the write.
+    let durability: Durability
+    /// Whether ``apply`` runs one statement, which SQLite commits atomically by itself; a write of several statements,
+    /// or several writes, run in one transaction.
+    let isOneStatement: Bool
+    /// The key-value row the write changes, or nil for a file or a secret.
+    ///
+    /// The database forgets the row's cached value, and tells the observers of its namespace once the write is
+    /// committed.
+    let changedValue: ChangedValue?
+    /// The store's error for a failure of the write: a store's own error passes as it is, any other failure (of SQLite)
+    /// becomes the operation's error naming the key or path.
+    let failure: (any Error) -> any Error
+    /// Runs the write's statements on the writer, inside the transaction when there is one.
+    let apply: (Database) throws -> Void
+
+    /// A key-value row that a write changes, and the name the store's observers are told.
+    struct ChangedValue {
+        /// The row's place, as the read cache keeps it.
+        let key: ReadCache.Key
+        /// The name as the caller gave it.
+        let name: String
+    }
+
+    /// Creates a write of a store of `durability`.
+    init(
+        durability: Durability,
+        isOneStatement: Bool,
+        changedValue: ChangedValue? = nil,
+        failure: @escaping (any Error) -> any Error,
+        apply: @escaping (Database) throws -> Void
+    ) {
+        self.durability = durability
+        self.isOneStatement = isOneStatement
+        self.changedValue = changedValue
+        self.failure = failure
+        self.apply = apply
+    }
+
+    /// The write that fails with `error` when it is reached: a transaction's `StagedWrite.Change.fail(_:)`.
+    static func failing(with error: any Error & Sendable) -> SQLiteWrite {
+        SQLiteWrite(durability: .atomic, isOneStatement: true, failure: { $0 }, apply: { _ in throw error })
+    }
+
+    /// Runs ``apply`` on `db`, throwing a failure as the store's error, already final.
+    func run(in db: Database) throws {
+        do {
+            try apply(db)
+        } catch {
+            throw Failed(error: failure(error))
+        }
+    }
+
+    /// The store's error for a write that failed, so that the database throws it as it is.
+    struct Failed: Error {
+        let error: any Error
+    }
+}
