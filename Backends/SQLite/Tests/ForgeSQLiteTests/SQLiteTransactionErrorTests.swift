@@ -5,7 +5,7 @@ import Testing
 
 /// A transaction on the SQLite stores fails with the error its failing write throws alone, and applies nothing: a
 /// secret store whose namespace another vault took over, checked inside the transaction; a secret store that cannot
-/// be prepared, before the transaction begins; a change of another kind of store.
+/// be prepared, before the transaction begins.
 struct SQLiteTransactionErrorTests {
     static let token = CryptKey<String>(key: "token")
 
@@ -45,18 +45,6 @@ struct SQLiteTransactionErrorTests {
             #expect(failure != nil && failure == alone, "the error of the same write alone")
             #expect(try stores.settings.keys().isEmpty)
             #expect(try stores.secrets.get(Self.token) == "s3cr3t")
-        }
-    }
-
-    @Test func aChangeOfAnotherKindFailsTheTransaction() async throws {
-        try await withStoresOfOneDatabase { stores async throws in
-            await #expect(throws: StorageTransactionError.changeOfAnotherKind(store: "SQLiteKVStore")) {
-                try await StorageTransaction.run { transaction in
-                    try transaction.set(KVKey<Int>("count"), value: 1, in: stores.settings)
-                    try transaction.stage(.storeSecret(Data("s3cr3t".utf8), name: "token"), in: stores.settings)
-                }
-            }
-            #expect(try stores.settings.keys().isEmpty)
         }
     }
 }
