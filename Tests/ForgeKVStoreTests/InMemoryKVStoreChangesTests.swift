@@ -32,7 +32,7 @@ struct InMemoryKVStoreChangesTests {
         await #expect(throws: Refused.self) {
             try await StorageTransaction.run { transaction in
                 try transaction.set(key, value: 5, in: store)
-                try transaction.stage(.fail(Refused()), in: store)
+                try transaction.stageFailure(Refused(), in: store)
             }
         }
         try await StorageTransaction.run { transaction in

@@ -109,6 +109,25 @@ public final class StorageTransaction: Sendable {
         if let refusal { throw refusal }
     }
 
+    /// Stages a change that fails the transaction with `error` when the runner reaches it, in `store`'s part, as a write
+    /// that fails there would: how a test proves that a store's transactions are all or nothing (ForgeStorageTesting's
+    /// `TransactionConformance` stages one between writes).
+    ///
+    /// ```swift
+    /// await #expect(throws: Refused.self) {
+    ///     try await StorageTransaction.run { transaction in
+    ///         try transaction.set(TaskKeys.taskCount, value: 3, in: settings)
+    ///         try transaction.stageFailure(Refused(), in: settings)
+    ///     }
+    /// }
+    /// #expect(settings.get(TaskKeys.taskCount) == nil)
+    /// ```
+    ///
+    /// - Throws: As the other writes of a transaction do: ``StorageTransactionError``.
+    public func stageFailure(_ error: any Error & Sendable, in store: some TransactionalStore) throws {
+        try stage(.fail(error), in: store)
+    }
+
     /// Ends the transaction, so that no write is staged after this.
     ///
     /// - Returns: The runner and the writes to commit, or nil when nothing was staged.

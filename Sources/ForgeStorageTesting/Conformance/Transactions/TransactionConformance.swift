@@ -179,7 +179,7 @@ public enum TransactionConformance {
             try await expectUnchanged(subject, throwing: InjectedFailure()) {
                 try await StorageTransaction.run { transaction in
                     try stageOneWriteOfEachKind(subject, in: transaction)
-                    try transaction.stage(.fail(InjectedFailure()), in: failing)
+                    try transaction.stageFailure(InjectedFailure(), in: failing)
                     try stageOneWriteOfEachKind(subject, in: transaction)
                 }
             }
@@ -212,7 +212,7 @@ public enum TransactionConformance {
     private static func runSynchronously(_ subject: Subject, failingIn failing: (any TransactionalStore)?) throws {
         try StorageTransaction.run { transaction in
             try stageOneWriteOfEachKind(subject, in: transaction)
-            if let failing { try transaction.stage(.fail(InjectedFailure()), in: failing) }
+            if let failing { try transaction.stageFailure(InjectedFailure(), in: failing) }
         }
     }
 
