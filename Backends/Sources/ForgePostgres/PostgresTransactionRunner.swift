@@ -139,6 +139,11 @@ final class PostgresTransactionRunner: TransactionRunner {
             } else {
                 await rollBack(connection)
             }
+        } catch let error as PSQLError where ConnectionLease.endsConnection(error) {
+            // The server rolled the transaction back as it ended the connection, which the lease closes. A ROLLBACK
+            // sent on it now could wait for ever: postgres-nio does not always fail a query on a connection the
+            // server has ended.
+            throw error
         } catch {
             await rollBack(connection)
             throw error

@@ -18,9 +18,10 @@ private enum AuditKeys {
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
 struct TransactionsSampleTests {
     @Test func theSampleChangesTwoStoresOfOneClientAsOne() async throws {
-        try await TestServer.withStores { (stores) async throws in
-            let settings = stores[0]
-            let audit = PostgresKVStore(client: settings.client, namespace: "\(settings.namespace)-audit")
+        try await TestServer.withClient { client in
+            let namespace = "sample-\(UUID().uuidString)"
+            let settings = PostgresKVStore(client: client, namespace: namespace)
+            let audit = PostgresKVStore(client: client, namespace: namespace, tableName: "forge_kv_audit_sample")
             try await settings.set(TaskKeys.draft, value: "half-written")
 
             // `settings` and `audit`: stores on one PostgresClient, in any tables and namespaces.
@@ -33,6 +34,7 @@ struct TransactionsSampleTests {
             #expect(try await settings.get(TaskKeys.taskCount) == 43)
             #expect(try await settings.contains(TaskKeys.draft) == false)
             #expect(try await audit.get(AuditKeys.lastChange) == "taskCount")
+            try await settings.removeAll()
             try await audit.removeAll()
         }
     }
