@@ -47,6 +47,13 @@ public import PostgresNIO
 /// The listening connection is taken from the client's pool while any stream of the store runs: give the client's
 /// pool (`maximumConnections`) one connection more than its other calls need for each store that streams, or
 /// those calls wait for a connection, up to `connectionWait`.
+///
+/// ## Transactions
+/// The store is a `TransactionalKVStore`: every store on one `PostgresClient` (any table, any namespace) returns the
+/// same runner, so their writes and removes can share one `StorageTransaction`, which
+/// `try await StorageTransaction.run` applies in one database transaction on one connection. Another connection sees
+/// all of it or none, and streams are notified of its writes when it commits, as of single writes, and of nothing
+/// when it fails. The synchronous `StorageTransaction.run` throws `StorageTransactionError.commitNeedsAwait`.
 public struct PostgresKVStore: Sendable {
     /// The name of the group of keys this store holds; other namespaces in the table are never touched.
     public let namespace: String
@@ -65,6 +72,8 @@ public struct PostgresKVStore: Sendable {
     private let preparation = Preparation()
     /// The listening connection of this store's streams; shared by copies of the store.
     let notifications: NotificationHub
+    /// The runner of the transactions this store's writes are part of: the one of every store on ``client``.
+    let runner: PostgresTransactionRunner
 
     /// Creates a store for `namespace`'s rows of `tableName`, on `client`'s connections.
     ///
@@ -90,6 +99,7 @@ public struct PostgresKVStore: Sendable {
         self.table = PostgresKVTable(name: tableName)
         self.storedNamespace = StoredText.stored(namespace)
         self.notifications = NotificationHub(client: client, channel: table.channel)
+        self.runner = PostgresTransactionRunner.of(client)
     }
 
     /// Creates the table, its index, functions and triggers when they are missing.
@@ -147,15 +157,8 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
     ///
     /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) async throws {
-        let json = String(decoding: value.json, as: UTF8.self)
-        let storedName = StoredText.stored(name)
         try await perform(.write(name)) { [self] connection in
-            let query: PostgresQuery = """
-                INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value) \
-                VALUES (\(storedNamespace), \(storedName), \(json)::json) \
-                ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
-                """
-            _ = try await connection.query(query, logger: ConnectionLease.logger)
+            try await store(json: value.json, named: name, on: connection)
         }
     }
 
@@ -165,14 +168,8 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
     ///
     /// - Throws: `KVStoreError/removeFailed(key:underlying:)` naming the last name, the key's own.
     public func removeValues(named names: [String]) async throws {
-        let stored = names.map(StoredText.stored)
         try await perform(.remove(names.last ?? "")) { [self] connection in
-            let query: PostgresQuery = """
-                DELETE FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
-                    SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(stored)::text[]) AS name
-                ))
-                """
-            _ = try await connection.query(query, logger: ConnectionLease.logger)
+            try await removeValues(named: names, on: connection)
         }
     }
 
@@ -219,10 +216,8 @@ extension PostgresKVStore {
         do {
             try await prepare()
             return try await withConnection(body)
-        } catch let error as KVStoreError {
-            throw error
         } catch {
-            throw operation.error(FailureReason(postgres: error))
+            throw operation.failure(from: error)
         }
     }
 
@@ -231,6 +226,33 @@ extension PostgresKVStore {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         try await ConnectionLease(client: client, wait: connectionWait).withConnection(body)
+    }
+}
+
+extension PostgresKVStore {
+    /// Inserts the row of `name` holding `json`, or replaces its value, in one statement on `connection`: the write of
+    /// `store(_:named:)` and of a transaction's `.storeValue`.
+    func store(json: Data, named name: String, on connection: PostgresConnection) async throws {
+        let text = String(decoding: json, as: UTF8.self)
+        let storedName = StoredText.stored(name)
+        let query: PostgresQuery = """
+            INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value) \
+            VALUES (\(storedNamespace), \(storedName), \(text)::json) \
+            ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
+            """
+        _ = try await connection.query(query, logger: ConnectionLease.logger)
+    }
+
+    /// Deletes the rows of `names`, in one statement on `connection`: the removal of `removeValues(named:)` and of a
+    /// transaction's `.removeValue`.
+    func removeValues(named names: [String], on connection: PostgresConnection) async throws {
+        let stored = names.map(StoredText.stored)
+        let query: PostgresQuery = """
+            DELETE FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
+                SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(stored)::text[]) AS name
+            ))
+            """
+        _ = try await connection.query(query, logger: ConnectionLease.logger)
     }
 }
 
@@ -251,5 +273,12 @@ enum StoreOperation {
         case .removeAll: .removeAllFailed(underlying: reason)
         case .list: .listFailed(underlying: reason)
         }
+    }
+
+    /// The error this operation throws when `error` stopped it: a `KVStoreError` as it is, anything else (the
+    /// server's, the connection's, the preparation's) as this operation's error with its reason.
+    func failure(from error: any Error) -> KVStoreError {
+        if let error = error as? KVStoreError { return error }
+        return self.error(FailureReason(postgres: error))
     }
 }

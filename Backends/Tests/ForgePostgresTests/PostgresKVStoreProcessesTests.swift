@@ -39,9 +39,9 @@ struct PostgresKVStoreProcessesTests {
     }
 }
 
-/// A running `PostgresStreamPeer` process of the test server's namespace: lines go to its input, and its printed
-/// lines come out of ``lines``, which ends when the process ends.
-private struct StreamPeer: Sendable {
+/// A running `PostgresStreamPeer` process of the test server's namespace, for these tests and those of transactions'
+/// streams: lines go to its input, and its printed lines come out of ``lines``, which ends when the process ends.
+struct StreamPeer: Sendable {
     private let process: Process
     private let input: FileHandle
     /// The lines the peer prints.
