@@ -39,19 +39,15 @@ extension PostgresFileStore {
         }
     }
 
-    /// Runs `body` in a transaction on `connection`: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction on `connection`: committed when it returns, rolled back when it throws (see
+    /// `ConnectionLease.transaction(on:committing:_:)`, which never sends a `ROLLBACK` on a connection the server ended).
     ///
-    /// - Throws: The `FileStoreError` that `body` threw as it is, or PostgresNIO's `PostgresTransactionError`.
+    /// - Throws: What `body` throws, as it is, or the failure of `BEGIN` or `COMMIT`.
     func inTransaction<Result: Sendable>(
         _ connection: PostgresConnection,
         _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> Result {
-        do {
-            return try await connection.withTransaction(logger: ConnectionLease.logger, body)
-        } catch let error as PostgresTransactionError {
-            if let storeError = error.closureError as? FileStoreError { throw storeError }
-            throw error
-        }
+        try await ConnectionLease.transaction(on: connection, body)
     }
 
     /// The first column of the first row `query` returns, or nil when it returns none.

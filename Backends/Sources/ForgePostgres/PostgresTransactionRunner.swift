@@ -128,35 +128,11 @@ final class PostgresTransactionRunner: TransactionRunner {
         on connection: PostgresConnection,
         reached: NIOLockedValueBox<Int>
     ) async throws {
-        _ = try await connection.query("BEGIN", logger: ConnectionLease.logger)
-        do {
+        try await ConnectionLease.transaction(on: connection, committing: commit) { connection in
             for (index, statement) in statements.enumerated() {
                 reached.withLockedValue { $0 = index }
                 try await statement.apply(connection)
             }
-            if commit {
-                _ = try await connection.query("COMMIT", logger: ConnectionLease.logger)
-            } else {
-                await rollBack(connection)
-            }
-        } catch let error as PSQLError where ConnectionLease.endsConnection(error) {
-            // The server rolled the transaction back as it ended the connection, which the lease closes. A ROLLBACK
-            // sent on it now could wait for ever: postgres-nio does not always fail a query on a connection the
-            // server has ended.
-            throw error
-        } catch {
-            await rollBack(connection)
-            throw error
-        }
-    }
-
-    /// Ends the transaction on `connection` without applying it; closes the connection when even that fails, so that
-    /// the pool never hands out a connection inside a transaction.
-    private static func rollBack(_ connection: PostgresConnection) async {
-        do {
-            _ = try await connection.query("ROLLBACK", logger: ConnectionLease.logger)
-        } catch {
-            try? await connection.close()
         }
     }
 }

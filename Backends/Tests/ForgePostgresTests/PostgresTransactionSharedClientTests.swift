@@ -37,7 +37,7 @@ struct PostgresTransactionSharedClientTests {
                     try transaction.set(count, value: 20, in: settings)
                     try transaction.set(count, value: 10, in: other)
                     try transaction.remove(count, in: elsewhere)
-                    try transaction.stage(.fail(Refused()), in: settings)
+                    try transaction.stageFailure(Refused(), in: settings)
                 }
             }
             #expect(try await settings.get(count) == 2)

@@ -35,7 +35,7 @@ struct PostgresTransactionStreamTests {
                 try await StorageTransaction.run { transaction in
                     try transaction.set(count, value: 99, in: writer)
                     try transaction.remove(label, in: writer)
-                    try transaction.stage(.fail(Refused()), in: writer)
+                    try transaction.stageFailure(Refused(), in: writer)
                 }
             }
             try await writer.set(count, value: 2)
@@ -67,7 +67,7 @@ struct PostgresTransactionStreamTests {
             await #expect(throws: Refused()) {
                 try await StorageTransaction.run { transaction in
                     try transaction.set(shared, value: "rolled-back", in: writer)
-                    try transaction.stage(.fail(Refused()), in: writer)
+                    try transaction.stageFailure(Refused(), in: writer)
                 }
             }
             try await writer.set(shared, value: "after")
