@@ -35,11 +35,11 @@ internal import GRDB
 /// the log before it returns; `.atomic` leaves the latest writes to the system.
 ///
 /// ## Failures
-/// A call that fails throws its operation's `CryptStoreError` naming the key, with a `FailureReason`: a file that is
-/// not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a sentence naming the
-/// path. A sealed item that does not open (changed, or copied from another row) throws
-/// `CryptStoreError.tamperedItem(key:)`. A write checks, in its transaction, that the namespace still holds this
-/// store's header: a removed header is written back, and one replaced by another store's throws
+/// A call that fails throws its operation's `CryptStoreError` naming the key, with a `FailureReason`: a database
+/// another connection keeps locked past ``SQLiteDatabase/busyTimeout`` is `.busy`, a file that is not a SQLite
+/// database is `.other` with a sentence naming the path. A sealed item that does not open (changed, or copied from
+/// another row) throws `CryptStoreError.tamperedItem(key:)`. A write checks, in its transaction, that the namespace
+/// still holds this store's header: a removed header is written back, and one replaced by another store's throws
 /// `CryptStoreError.vaultReplaced(path:)`. A namespace whose header row is gone but whose items are there throws
 /// `CryptStoreError.corruptVault(path:reason:)` rather than start a header that would leave them unreadable.
 public struct SQLiteCrypt: Sendable {

@@ -24,9 +24,9 @@ internal import GRDB
 /// ## Failures
 /// A file that is not a SQLite database is never changed, and a SQLite database with a table of the stores in a shape
 /// this version does not know keeps its tables and rows as they are (it is left in WAL mode): every call fails with its
-/// operation's error naming the path. A database another
-/// connection keeps locked is waited for, up to ``busyTimeout``, and then the call fails; it never hangs. A failed
-/// opening is tried again by the next call.
+/// operation's error naming the path. A database another connection keeps locked is waited for, up to
+/// ``busyTimeout``, and then the call fails with the reason `.busy`; it never hangs. A failed opening is tried again
+/// by the next call.
 public final class SQLiteDatabase: Sendable {
     /// The database file; created, with its folder, when missing.
     public let fileURL: URL

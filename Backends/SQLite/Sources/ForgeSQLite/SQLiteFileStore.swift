@@ -39,8 +39,9 @@ internal import GRDB
 ///
 /// ## Failures
 /// A call that fails throws its operation's `FileStoreError` with a `FailureReason`: a full disk is `.outOfSpace`, a
-/// file that is not a SQLite database, a table of ours in a shape this version does not know, or a busy database past
-/// ``SQLiteDatabase/busyTimeout``, is `.other` with a sentence naming the database's path. A row that other SQL wrote
+/// database another connection keeps locked past ``SQLiteDatabase/busyTimeout`` is `.busy`, a file that is not a
+/// SQLite database or a table of ours in a shape this version does not know is `.other` with a sentence naming the
+/// database's path. A row that other SQL wrote
 /// and whose chunks do not add up to its size fails the load with a typed error too.
 public struct SQLiteFileStore: Sendable {
     /// The database the store's rows live in.

@@ -27,8 +27,9 @@ internal import GRDB
 ///
 /// ## Failures
 /// A call that fails throws its operation's `KVStoreError` with a `FailureReason`: a full disk is `.outOfSpace`, a
-/// file that is not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a
-/// sentence naming the path. `get` reads a failure as nil; `KVStoring/value(for:)` throws it.
+/// database another connection keeps locked past ``SQLiteDatabase/busyTimeout`` is `.busy`, a file that is not a
+/// SQLite database is `.other` with a sentence naming the path. `get` reads a failure as nil; `KVStoring/value(for:)`
+/// throws it.
 public struct SQLiteKVStore: Sendable {
     /// The database the store's rows live in.
     public let database: SQLiteDatabase
