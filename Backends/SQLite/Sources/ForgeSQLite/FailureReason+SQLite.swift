@@ -9,6 +9,10 @@ extension FailureReason {
             self = problem.reason
             return
         }
+        if let refusal = error as? ReadOnlyRefusal {
+            self = refusal.reason
+            return
+        }
         if let error = error as? SQLiteStoreError {
             self = error.reason
             return

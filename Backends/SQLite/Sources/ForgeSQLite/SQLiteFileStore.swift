@@ -90,6 +90,7 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func contents(at path: StoredFilePath) throws -> Data? {
         try perform(FileStoreError.readFailed(path:reason:), path.string) {
             try database.snapshot { db in
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
                 let stored = SQLiteFileTable.stored(path.string)
                 guard
                     let size = try Int64.fetchOne(
@@ -130,8 +131,9 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
 
     /// Whether a file is stored at `path`: false for a folder, and when the database cannot be read.
     public func hasFile(at path: StoredFilePath) -> Bool {
-        let found = try? database.read { db in
-            try Bool.fetchOne(
+        let found = try? database.read { db -> Bool? in
+            guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
+            return try Bool.fetchOne(
                 db.cachedStatement(sql: SQLiteFileTable.hasFile),
                 arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
             )
@@ -145,18 +147,20 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? {
         try perform(FileStoreError.readFailed(path:reason:), path.string) {
             try database.read { db in
-                try Row.fetchOne(
-                    db.cachedStatement(sql: SQLiteFileTable.selectInfo),
-                    arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
-                )
-                .map { row in
-                    // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
-                    StoredFileInfo(
-                        path: path.string,
-                        size: try row.decode(atIndex: 0),
-                        modificationDate: Date(timeIntervalSince1970: try row.decode(atIndex: 1))
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
+                return
+                    try Row.fetchOne(
+                        db.cachedStatement(sql: SQLiteFileTable.selectInfo),
+                        arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
                     )
-                }
+                    .map { row in
+                        // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
+                        StoredFileInfo(
+                            path: path.string,
+                            size: try row.decode(atIndex: 0),
+                            modificationDate: Date(timeIntervalSince1970: try row.decode(atIndex: 1))
+                        )
+                    }
             }
         }
     }
@@ -171,7 +175,8 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func entryNames(in folder: StoredFilePath) throws -> [String] {
         try perform(FileStoreError.listFailed(path:reason:), folder.string) {
             try database.snapshot { db in
-                try entries(in: folder, db)
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return [] }
+                return try entries(in: folder, db)
             }
         }
     }
@@ -197,7 +202,12 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func storedSize() throws -> Int {
         try perform(FileStoreError.listFailed(path:reason:), "") {
             try database.read { db in
-                try Int.fetchOne(db.cachedStatement(sql: SQLiteFileTable.totalSize), arguments: [storedNamespace]) ?? 0
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return 0 }
+                return try Int.fetchOne(
+                    db.cachedStatement(sql: SQLiteFileTable.totalSize),
+                    arguments: [storedNamespace]
+                )
+                    ?? 0
             }
         }
     }
@@ -209,8 +219,9 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     /// - Throws: `FileStoreError.listFailed(path:reason:)` with an empty path.
     public func allFiles() throws -> [StoredFileInfo] {
         try perform(FileStoreError.listFailed(path:reason:), "") {
-            try database.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: SQLiteFileTable.allFiles), arguments: [storedNamespace])
+            try database.read { db -> [StoredFileInfo] in
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return [] }
+                return try Row.fetchAll(db.cachedStatement(sql: SQLiteFileTable.allFiles), arguments: [storedNamespace])
                     .map { row in
                         StoredFileInfo(
                             path: SQLiteFileTable.text(fromStored: try row.decode(atIndex: 0)),

@@ -77,11 +77,13 @@ extension SQLiteKVStore: KVStoring, KVBackend {
         let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
         return try perform(KVStoreError.readFailed(key:underlying:), name) {
             try database.cachedValue(for: key) { db in
-                try String.fetchOne(
-                    db.cachedStatement(sql: SQLiteKVTable.select),
-                    arguments: [key.namespace, key.name]
-                )
-                .map { KVStoredValue(json: Data($0.utf8)) }
+                guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return nil }
+                return
+                    try String.fetchOne(
+                        db.cachedStatement(sql: SQLiteKVTable.select),
+                        arguments: [key.namespace, key.name]
+                    )
+                    .map { KVStoredValue(json: Data($0.utf8)) }
             }
         }
     }
@@ -106,8 +108,9 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     public func storedNames() throws -> [String] {
         do {
             return
-                try database.read { db in
-                    try Data.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
+                try database.read { db -> [Data] in
+                    guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
+                    return try Data.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
                 }
                 .map(SQLiteKVTable.text(fromStored:))
         } catch {
