@@ -26,9 +26,9 @@ internal import GRDB
 /// that only shows what another one stores would: it never creates the file, its folder or a table, and never changes
 /// a byte of the database. It checks the tables of the stores that are there (one in a shape this version does not
 /// know, or of a newer version, fails every call, as under Failures), and a table that is missing holds nothing: its
-/// stores read no value, no file and no secret. Every write of every store on it fails with the store's error and changes nothing
-/// (see ``isReadOnly``). SQLite may still make the shared-memory file (`-shm`) and an empty log (`-wal`) beside a
-/// database that no connection has open, as any reader of a database in WAL mode does.
+/// stores read no value, no file and no secret. Every write of every store on it fails with the store's error and
+/// changes nothing (see ``isReadOnly``). SQLite may still make the shared-memory file (`-shm`) and an empty log
+/// (`-wal`) beside a database that no connection has open, as any reader of a database in WAL mode does.
 ///
 /// ```swift
 /// let database = SQLiteDatabase(fileURL: fileURL, readOnly: true)

@@ -144,12 +144,18 @@ struct SQLiteReadOnlyDatabaseTests {
             #expect(try secrets.itemCount() == 0)
             #expect(try !secrets.contains(Self.token))
 
+            // Byte for byte, and still in the rollback-journal mode it was made in: a writing opening would turn it
+            // to WAL.
             #expect(contents(of: file) == before)
-            let tables = try await DatabaseQueue(path: file.path)
+            let (tables, journalMode) = try await DatabaseQueue(path: file.path)
                 .read { db in
-                    try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                    (
+                        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"),
+                        try String.fetchOne(db, sql: "PRAGMA journal_mode")
+                    )
                 }
             #expect(tables == ["other"])
+            #expect(journalMode == "delete")
         }
     }
 
