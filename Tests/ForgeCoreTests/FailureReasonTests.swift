@@ -39,5 +39,9 @@ struct FailureReasonTests {
         #expect(FailureReason.outOfSpace.description == "there is no space left on the volume")
         #expect(FailureReason.readOnlyVolume.description == "the volume is read-only")
         #expect(FailureReason.notFound.description == "it does not exist")
+        #expect(
+            FailureReason.busy.description
+                == "another connection or process kept it locked past the time allowed to wait"
+        )
     }
 }

@@ -16,7 +16,7 @@ struct InspectCommand: AsyncParsableCommand {
             version that the key's migration reads is marked as such. Exits with a non-zero status when a value \
             is corrupt or does not decode, or a revealed key has no secret. With --postgres URL, the namespaces \
             of a PostgreSQL database's three store tables are shown the same way, and with --sqlite FILE those of a \
-            SQLite database file (its secrets opened, for --reveal, with master.key beside FILE).
+            SQLite database file, opened read-only (its secrets opened, for --reveal, with master.key beside FILE).
             """
     )
 

@@ -8,6 +8,7 @@ import Testing
 
 #if SQLite
 import ForgeSQLite
+import GRDB
 
 /// `forge demo --sqlite` and `forge inspect --sqlite`, run in-process on a database file in a fresh temporary folder.
 struct SQLiteToolTests {
@@ -30,6 +31,11 @@ struct SQLiteToolTests {
         var output = CapturedOutput(isTerminal: false)
         try await InspectCommand.parse(arguments).run(environment: [:], to: &output)
         return output.text
+    }
+
+    /// The bytes of the database file `file` and of its log, nil for one that is not there.
+    private func contents(of file: String) -> [Data?] {
+        [file, file + "-wal"].map { FileManager.default.contents(atPath: $0) }
     }
 
     @Test func theDemoRunTwiceKeepsItsStateAndInspectShowsIt() async throws {
@@ -79,6 +85,67 @@ struct SQLiteToolTests {
             let report = try await inspect(["--sqlite", file])
             #expect(report.contains("secrets  [vault, 0 items]  table forge_secrets"))
             #expect(!report.contains("table forge_kv"))
+        }
+    }
+
+    @Test func inspectChangesNoByteOfTheDatabaseOrItsLog() async throws {
+        try await withDatabase { file, _ in
+            _ = try await demo(["--sqlite", file])
+            let before = contents(of: file)
+            #expect(before[1] != nil, "the demo's database keeps its log")
+
+            let report = try await inspect(["--sqlite", file])
+            let json = try await inspect(["--sqlite", file, "--json"])
+            let revealed = try await inspect([
+                "--sqlite", file, "--namespace", DataRoot.secretsNamespace, "--reveal", AuthKeys.accessToken.key,
+            ])
+
+            #expect(contents(of: file) == before)
+            #expect(report.contains("secrets  [vault, 1 item]  table forge_secrets"))
+            #expect(json.contains("\"folder\" : \"table forge_kv\""))
+            #expect(revealed.contains("  \(AuthKeys.accessToken.key) = demo-"))
+            #expect(try await inspect(["--sqlite", file]) == report)
+        }
+    }
+
+    /// A database that holds only key-value stores' rows, without the files and secrets tables (as a ForgeSQLite that
+    /// made them on first use left it), and with its log moved into it: inspecting it makes no table and writes no
+    /// byte of it.
+    @Test func inspectMakesNoTableInADatabaseOfKeyValueStoresOnly() async throws {
+        try await withDatabase { file, _ in
+            _ = try await demo(["--sqlite", file])
+            // The last connection to close, a writing one, moves the log into the file and removes it.
+            try await DatabaseQueue(path: file)
+                .writeWithoutTransaction { db in
+                    try db.execute(sql: "DROP TABLE forge_files")
+                    try db.execute(sql: "DROP TABLE forge_file_chunks")
+                    try db.execute(sql: "DROP TABLE forge_secrets")
+                    try db.execute(sql: "DELETE FROM forge_schema WHERE component IN ('files', 'crypt')")
+                }
+            let before = contents(of: file)
+            #expect(before[1] == nil)
+
+            let report = try await inspect(["--sqlite", file])
+
+            #expect(
+                report == """
+                    \(file)
+
+                    settings  [key-value store, 2 keys]  table forge_kv
+                      \(TaskKeys.launchCount.key) = 1
+                      \(TaskKeys.onboarding.key) = true
+
+                    """
+            )
+            let after = contents(of: file)
+            #expect(after[0] == before[0])
+            // A reader of a database in WAL mode makes an empty log when there is none, as SQLite does.
+            #expect(after[1] == nil || after[1] == Data())
+            let tables = try await DatabaseQueue(path: file)
+                .read { db in
+                    try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                }
+            #expect(tables == ["forge_kv", "forge_schema"])
         }
     }
 

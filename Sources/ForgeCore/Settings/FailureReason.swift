@@ -32,6 +32,10 @@ public enum FailureReason: Sendable, Hashable {
     case symbolicLink
     /// The device failed to read or write the data (an input/output error).
     case ioError
+    /// Another connection or process kept the data locked past the time the store may wait for it: for example a
+    /// database file that another process holds in a write transaction past the store's busy timeout. The same call
+    /// may succeed later.
+    case busy
     /// Any other failure, as the system or the store describes it.
     case other(String)
 }
@@ -48,6 +52,7 @@ extension FailureReason: CustomStringConvertible {
         case .parentIsFile: "a folder on the way is a file"
         case .symbolicLink: "a symbolic link is in the way, and links are never followed"
         case .ioError: "the device reported an input/output error"
+        case .busy: "another connection or process kept it locked past the time allowed to wait"
         case .other(let message): message
         }
     }

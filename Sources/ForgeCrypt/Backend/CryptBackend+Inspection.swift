@@ -6,7 +6,7 @@ internal import ForgeCore
 /// A store that can count without reading its secrets implements ``CryptBackend/itemCount()`` itself, as
 /// ``EncryptedFileCrypt`` does; a store that can be counted without being opened (without its master key) has a static
 /// function of the same name: `EncryptedFileCrypt.itemCount(directory:namespace:)`,
-/// `PostgresCrypt.itemCount(client:namespace:)`.
+/// `PostgresCrypt.itemCount(client:namespace:)`, `SQLiteCrypt.itemCount(database:namespace:)`.
 extension CryptBackend {
     /// The number of secrets this store holds: the names ``storedNames()`` lists, each once whatever its spelling,
     /// as many as ``CryptStoring/keys()`` lists.

@@ -9,6 +9,10 @@ extension FailureReason {
             self = problem.reason
             return
         }
+        if let refusal = error as? ReadOnlyRefusal {
+            self = refusal.reason
+            return
+        }
         if let error = error as? SQLiteStoreError {
             self = error.reason
             return
@@ -24,8 +28,7 @@ extension FailureReason {
         case .SQLITE_IOERR: self = .ioError
         case .SQLITE_NOTADB: self = .other("'\(path)' is not a SQLite database")
         case .SQLITE_CORRUPT: self = .other("the SQLite database '\(path)' is corrupt")
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            self = .other("the SQLite database '\(path)' stayed locked by another connection past the busy timeout")
+        case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
         case .SQLITE_CANTOPEN: self = .other("the SQLite database '\(path)' cannot be opened")
         default:
             self = .other("the SQLite database '\(path)' failed: \(error.message ?? "\(error.resultCode)")")

@@ -35,11 +35,11 @@ internal import GRDB
 /// the log before it returns; `.atomic` leaves the latest writes to the system.
 ///
 /// ## Failures
-/// A call that fails throws its operation's `CryptStoreError` naming the key, with a `FailureReason`: a file that is
-/// not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a sentence naming the
-/// path. A sealed item that does not open (changed, or copied from another row) throws
-/// `CryptStoreError.tamperedItem(key:)`. A write checks, in its transaction, that the namespace still holds this
-/// store's header: a removed header is written back, and one replaced by another store's throws
+/// A call that fails throws its operation's `CryptStoreError` naming the key, with a `FailureReason`: a database
+/// another connection keeps locked past ``SQLiteDatabase/busyTimeout`` is `.busy`, a file that is not a SQLite
+/// database is `.other` with a sentence naming the path. A sealed item that does not open (changed, or copied from
+/// another row) throws `CryptStoreError.tamperedItem(key:)`. A write checks, in its transaction, that the namespace
+/// still holds this store's header: a removed header is written back, and one replaced by another store's throws
 /// `CryptStoreError.vaultReplaced(path:)`. A namespace whose header row is gone but whose items are there throws
 /// `CryptStoreError.corruptVault(path:reason:)` rather than start a header that would leave them unreadable.
 public struct SQLiteCrypt: Sendable {
@@ -101,7 +101,9 @@ public struct SQLiteCrypt: Sendable {
     /// a new one, and checks the master key against it.
     ///
     /// Every call does this once per store before its first statement; call it at start-up to find a problem (a wrong
-    /// master key, a file that is not a database) early. A failed preparation is tried again by the next call.
+    /// master key, a file that is not a database) early. A failed preparation is tried again by the next call. On a
+    /// read-only database (``SQLiteDatabase/isReadOnly``) nothing is created or written: the header is checked when
+    /// the namespace has one, and a namespace without one holds no secret until another store writes it.
     ///
     /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)`` when the database or its table cannot be used, or
     ///   the `CryptStoreError` of a master key that does not open the header
@@ -110,7 +112,7 @@ public struct SQLiteCrypt: Sendable {
     ///   gone.
     public func prepare() throws {
         do {
-            _ = try sealer()
+            _ = try openedSealer()
         } catch let error as CryptStoreError {
             throw error
         } catch {
@@ -130,7 +132,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     public func storedSecret(named name: String) throws -> Data? {
         try perform(.read(name)) {
             // One look-up of the key's item names the row and opens what it holds.
-            let sealer = try sealer()
+            guard let sealer = try openedSealer() else { return nil }
             let item = sealer.item(for: name)
             let sealed = try database.read { db in
                 try Data.fetchOne(
@@ -164,7 +166,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// - Throws: `CryptStoreError.readFailed(key:underlying:)`.
     public func hasSecret(named name: String) throws -> Bool {
         try perform(.read(name)) {
-            let itemName = try sealer().itemName(for: name)
+            guard let itemName = try openedSealer()?.itemName(for: name) else { return false }
             return try database.read { db in
                 try Bool.fetchOne(
                     db.cachedStatement(sql: SQLiteCryptTable.exists),
@@ -183,7 +185,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     ///   item, or `CryptStoreError.listFailed(underlying:)`.
     public func storedNames() throws -> [String] {
         try perform(.list) {
-            let sealer = try sealer()
+            guard let sealer = try openedSealer() else { return [] }
             let rows = try database.read { db in
                 try Row.fetchAll(db.cachedStatement(sql: SQLiteCryptTable.items), arguments: [storedNamespace])
                     // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
@@ -202,7 +204,10 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     ///
     /// - Throws: `CryptStoreError.removeAllFailed(underlying:)`.
     public func removeAll() throws {
-        let sealer = try perform(.removeAll) { try self.sealer() }
+        let sealer = try perform(.removeAll) {
+            try database.refuseWritesIfReadOnly()
+            return try self.sealer()
+        }
         try database.apply([
             inThisVault(sealer, restoringARemovedHeader: false, failing: .removeAll) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.deleteItems).execute(arguments: [storedNamespace])
@@ -216,20 +221,12 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// The store is prepared first, so a wrong master key fails it as it fails every call. A sealed item that does not
     /// open is counted, as the vault counts it, where `keys()` throws.
     ///
+    /// It counts the rows ``itemCount(database:namespace:)`` counts, found after the store is prepared.
+    ///
     /// - Throws: `CryptStoreError.listFailed(underlying:)`, or the error of a store that cannot be prepared.
     public func itemCount() throws -> Int {
-        try perform(.list) {
-            _ = try sealer()
-            return
-                try database.read { db in
-                    try String.fetchAll(
-                        db.cachedStatement(sql: SQLiteCryptTable.itemNames),
-                        arguments: [storedNamespace]
-                    )
-                }
-                .filter(SecretSealer.isItemName)
-                .count
-        }
+        try perform(.list) { _ = try openedSealer() }
+        return try Self.itemCount(database: database, namespace: namespace) ?? 0
     }
 }
 
@@ -239,10 +236,13 @@ extension SQLiteCrypt {
     /// The write that stores `secret` under `name`, for `store(_:named:)` and for a transaction: the secret is sealed
     /// now, and the write checks the namespace's header before it stores the sealed item.
     ///
+    /// On a read-only database it is the write the database refuses.
+    ///
     /// - Throws: The `CryptStoreError` of a store that cannot be prepared, or
     ///   `CryptStoreError.writeFailed(key:underlying:)`.
     func storing(_ secret: Data, named name: String) throws -> SQLiteWrite {
-        try perform(.write(name)) {
+        guard !database.isReadOnly else { return refused(.write(name)) }
+        return try perform(.write(name)) {
             let sealer = try sealer()
             let item = sealer.item(for: name)
             let sealed = try sealer.seal(secret, as: item)
@@ -256,16 +256,31 @@ extension SQLiteCrypt {
     /// The write that removes the secret under `name`, for `removeSecret(named:)` and for a transaction; it checks the
     /// namespace's header first.
     ///
+    /// On a read-only database it is the write the database refuses.
+    ///
     /// - Throws: The `CryptStoreError` of a store that cannot be prepared, or
     ///   `CryptStoreError.removeFailed(key:underlying:)`.
     func removing(named name: String) throws -> SQLiteWrite {
-        try perform(.remove(name)) {
+        guard !database.isReadOnly else { return refused(.remove(name)) }
+        return try perform(.remove(name)) {
             let sealer = try sealer()
             let itemName = sealer.itemName(for: name)
             return inThisVault(sealer, restoringARemovedHeader: false, failing: .remove(name)) { db in
                 try db.cachedStatement(sql: SQLiteCryptTable.delete).execute(arguments: [storedNamespace, itemName])
             }
         }
+    }
+
+    /// The write of `operation` on a read-only database, which the database refuses before it runs, as it refuses
+    /// every store's write: nothing is sealed and no header is read for it, so that a transaction fails with the error
+    /// of its first write whatever its stores.
+    private func refused(_ operation: Operation) -> SQLiteWrite {
+        SQLiteWrite(
+            durability: durability,
+            isOneStatement: true,
+            failure: failure(operation),
+            apply: { [path = database.path] _ in throw ReadOnlyRefusal(path: path) }
+        )
     }
 
     /// A write that runs `change` after checking that the namespace's header is still this store's vault, so that a
@@ -317,15 +332,39 @@ extension SQLiteCrypt {
             // Never replaces a header: a concurrent store's header wins, and this one opens it.
             let agreed = try exchangeHeader(offering: created.header)
             if agreed == created.header { return created }
-            guard let agreed else {
-                throw CryptStoreError.corruptVault(
-                    path: location,
-                    reason: "its header row is missing, so the secrets stored in it cannot be opened; put the header "
-                        + "back from a backup, or delete the namespace's rows to start again"
-                )
-            }
+            guard let agreed else { throw headerMissing }
             return try SecretSealer(masterKey: masterKey, header: agreed, location: location)
         }
+    }
+
+    /// The sealer of the namespace's header for a read: ``sealer()``'s, or on a read-only database the sealer of the
+    /// header it holds, read without writing, and nil while it holds none (nor any secret).
+    ///
+    /// - Throws: What ``sealer()`` throws.
+    private func openedSealer() throws -> SecretSealer? {
+        guard database.isReadOnly else { return try sealer() }
+        return try preparation.existingSealer { [self] in
+            let header = try database.snapshot { db -> Data? in
+                guard try SQLiteCryptTable.check(db, path: database.path) else { return nil }
+                if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) { return header }
+                let hasItems = try Bool.fetchOne(
+                    db.cachedStatement(sql: SQLiteCryptTable.hasItems),
+                    arguments: [storedNamespace]
+                )
+                if hasItems == true { throw headerMissing }
+                return nil
+            }
+            return try header.map { try SecretSealer(masterKey: masterKey, header: $0, location: location) }
+        }
+    }
+
+    /// The error of a namespace that holds secrets but no header row.
+    private var headerMissing: CryptStoreError {
+        .corruptVault(
+            path: location,
+            reason: "its header row is missing, so the secrets stored in it cannot be opened; put the header back "
+                + "from a backup, or delete the namespace's rows to start again"
+        )
     }
 
     /// In one write transaction: creates or checks the table, then returns the namespace's header; when it has none,

@@ -14,6 +14,9 @@ enum SQLiteCryptTable {
     /// The version of the table's shape that this code reads and writes, kept in `forge_schema`.
     static let schemaVersion = 1
 
+    /// The table's name.
+    static let name = "forge_secrets"
+
     /// The `item` of a namespace's header row: not 64 hex digits, so never an item's name.
     static let headerItem = "header"
 
@@ -32,12 +35,14 @@ enum SQLiteCryptTable {
     static let delete = "DELETE FROM forge_secrets WHERE namespace = ? AND item = ?"
     static let deleteItems = "DELETE FROM forge_secrets WHERE namespace = ? AND item <> '\(headerItem)'"
     static let items = "SELECT item, sealed FROM forge_secrets WHERE namespace = ? AND item <> '\(headerItem)'"
-    static let itemNames = "SELECT item FROM forge_secrets WHERE namespace = ? AND item <> '\(headerItem)'"
+    static let namespaces = "SELECT DISTINCT namespace FROM forge_secrets"
+    /// Every `item` of a namespace, its header's too.
+    static let rows = "SELECT item FROM forge_secrets WHERE namespace = ?"
     static let hasItems = "SELECT EXISTS (SELECT 1 FROM forge_secrets WHERE namespace = ? AND item <> '\(headerItem)')"
 
     /// The table's shape, created or checked by ``prepare(_:path:)``.
     private static let schema = SQLiteTableSchema(
-        name: "forge_secrets",
+        name: name,
         component: "crypt",
         version: schemaVersion,
         create: create,
@@ -59,6 +64,15 @@ enum SQLiteCryptTable {
     /// - Throws: ``SchemaProblem`` when the table is in an unknown shape or of a newer version.
     static func prepare(_ db: Database, path: String) throws {
         try schema.prepare(db, path: path)
+    }
+
+    /// Checks the table when it is there, creating nothing: for a read-only database, and for an inspection.
+    ///
+    /// - Returns: Whether the table is there.
+    /// - Throws: ``SchemaProblem`` as ``prepare(_:path:)`` throws it.
+    @discardableResult
+    static func check(_ db: Database, path: String) throws -> Bool {
+        try schema.check(db, path: path)
     }
 
     /// The header `namespace` holds, or nil when it has none.

@@ -21,17 +21,39 @@ internal import GRDB
 /// writes its body stages as one SQLite transaction, all or none (see ``commit(_:)``). Stores of another
 /// `SQLiteDatabase`, even on the same file, cannot join them.
 ///
+/// ## Reading without writing
+/// `SQLiteDatabase(fileURL:readOnly: true)` opens the file for reading only, as a tool that inspects it or a process
+/// that only shows what another one stores would: it never creates the file, its folder or a table, and never changes
+/// a byte of the database. It checks the tables of the stores that are there (one in a shape this version does not
+/// know, or of a newer version, fails every call, as under Failures), and a table that is missing holds nothing: its
+/// stores read no value, no file and no secret. Every write of every store on it fails with the store's error and
+/// changes nothing (see ``isReadOnly``). SQLite may still make the shared-memory file (`-shm`) and an empty log
+/// (`-wal`) beside a database that no connection has open, as any reader of a database in WAL mode does.
+///
+/// ```swift
+/// let database = SQLiteDatabase(fileURL: fileURL, readOnly: true)
+/// print(try SQLiteKVStore.namespaces(database: database))
+/// ```
+///
 /// ## Failures
 /// A file that is not a SQLite database is never changed, and a SQLite database with a table of the stores in a shape
 /// this version does not know keeps its tables and rows as they are (it is left in WAL mode): every call fails with its
-/// operation's error naming the path. A database another
-/// connection keeps locked is waited for, up to ``busyTimeout``, and then the call fails; it never hangs. A failed
-/// opening is tried again by the next call.
+/// operation's error naming the path. A database another connection keeps locked is waited for, up to
+/// ``busyTimeout``, and then the call fails with the reason `.busy`; it never hangs. A failed opening is tried again
+/// by the next call.
 public final class SQLiteDatabase: Sendable {
-    /// The database file; created, with its folder, when missing.
+    /// The database file; created, with its folder, when missing, unless the database is read-only.
     public let fileURL: URL
     /// How long a write waits for another connection's lock on the database before it fails.
     public let busyTimeout: Duration
+    /// Whether the database is only read: nothing creates the file or a table, and every write of a store on it fails.
+    ///
+    /// A write fails with its store's error (`KVStoreError.writeFailed(key:underlying:)`,
+    /// `FileStoreError.writeFailed(path:reason:)`, `CryptStoreError.removeFailed(key:underlying:)`…) whose reason is
+    /// `.other` with a sentence naming the path and saying it is open read-only: not `.readOnlyVolume` nor
+    /// `.permissionDenied`, since the volume and the file may be writable. A `StorageTransaction` of its stores fails
+    /// with the error of its first write.
+    public let isReadOnly: Bool
 
     /// The file's path, as errors name it.
     let path: String
@@ -49,20 +71,25 @@ public final class SQLiteDatabase: Sendable {
     /// Creates the database of `fileURL`; nothing is opened until the first call.
     ///
     /// - Parameters:
-    ///   - fileURL: The database file, created with its folder when missing.
+    ///   - fileURL: The database file, created with its folder when missing unless `readOnly`.
     ///   - busyTimeout: How long a write waits for a lock another connection holds before it fails. Defaults to 5
     ///     seconds.
-    public init(fileURL: URL, busyTimeout: Duration = .seconds(5)) {
+    ///   - readOnly: Whether the database is only read (see ``isReadOnly``): the file must exist, and nothing is
+    ///     created or written. Defaults to false.
+    public init(fileURL: URL, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) {
         self.fileURL = fileURL
         self.busyTimeout = busyTimeout
+        self.isReadOnly = readOnly
         self.path = fileURL.path
     }
 
-    /// Opens the database and checks its tables (creating them when missing), if that is not done yet.
+    /// Opens the database and checks its tables (creating them when missing, unless it is read-only), if that is not
+    /// done yet.
     ///
     /// Every call of a store does this first; call it at start-up to find a problem early.
     ///
-    /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)``.
+    /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)``; its reason is `.notFound` when a read-only
+    ///   database's file does not exist.
     public func prepare() throws {
         _ = try pool()
     }
@@ -112,11 +139,14 @@ extension SQLiteDatabase {
     ///
     /// The writer's `synchronous` is set for `durability` first: `NORMAL` for `.atomic` (a commit is atomic, not
     /// flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `key` from before it.
+    ///
+    /// - Throws: ``ReadOnlyRefusal``, before anything is opened, when the database is read-only.
     func write<Result>(
         _ durability: Durability,
         changing key: ReadCache.Key?,
         _ body: (Database) throws -> Result
     ) throws -> Result {
+        try refuseWritesIfReadOnly()
         let pool = try pool()
         defer { cache.withLock { $0.forget(key) } }
         return try pool.writeWithoutTransaction { db in
@@ -136,23 +166,41 @@ extension SQLiteDatabase {
         try pool().unsafeRead(body)
     }
 
-    /// Opens the pool and the watching connection, and prepares the tables.
+    /// Opens the pool and the watching connection, and prepares the tables; a read-only database only checks those
+    /// there.
     private func open() throws -> Connections {
         do {
-            try FileManager.default.createDirectory(
-                at: fileURL.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
+            if isReadOnly {
+                // SQLite's read-only opening of a missing file fails too, but says less.
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw SQLiteStoreError.openFailed(path: path, underlying: .notFound)
+                }
+            } else {
+                try FileManager.default.createDirectory(
+                    at: fileURL.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
+            }
             var configuration = Configuration()
             let (seconds, attoseconds) = busyTimeout.components
             configuration.busyMode = .timeout(TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
             configuration.label = "ForgeSQLite"
+            // Every connection of a read-only pool, its writer too, is opened read-only (and the journal mode is left
+            // as it is): SQLite refuses a write on them, and never checkpoints the log into the file on closing.
+            configuration.readonly = isReadOnly
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.writeWithoutTransaction { [path] db in
-                try db.inTransaction(.immediate) {
-                    try SQLiteKVTable.prepare(db, path: path)
-                    try SQLiteFileTable.prepare(db, path: path)
-                    return .commit
+            if isReadOnly {
+                try pool.read { [path] db in
+                    try SQLiteKVTable.check(db, path: path)
+                    try SQLiteFileTable.check(db, path: path)
+                }
+            } else {
+                try pool.writeWithoutTransaction { [path] db in
+                    try db.inTransaction(.immediate) {
+                        try SQLiteKVTable.prepare(db, path: path)
+                        try SQLiteFileTable.prepare(db, path: path)
+                        return .commit
+                    }
                 }
             }
             var watching = Configuration()
@@ -160,6 +208,8 @@ extension SQLiteDatabase {
             watching.label = "ForgeSQLite.watcher"
             let watcher = try DatabaseQueue(path: path, configuration: watching)
             return Connections(pool: pool, watcher: watcher)
+        } catch let error as SQLiteStoreError {
+            throw error
         } catch let error as CocoaError {
             throw SQLiteStoreError.openFailed(path: path, underlying: .other("its folder cannot be made: \(error)"))
         } catch {

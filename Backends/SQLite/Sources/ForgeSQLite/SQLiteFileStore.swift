@@ -39,8 +39,9 @@ internal import GRDB
 ///
 /// ## Failures
 /// A call that fails throws its operation's `FileStoreError` with a `FailureReason`: a full disk is `.outOfSpace`, a
-/// file that is not a SQLite database, a table of ours in a shape this version does not know, or a busy database past
-/// ``SQLiteDatabase/busyTimeout``, is `.other` with a sentence naming the database's path. A row that other SQL wrote
+/// database another connection keeps locked past ``SQLiteDatabase/busyTimeout`` is `.busy`, a file that is not a
+/// SQLite database or a table of ours in a shape this version does not know is `.other` with a sentence naming the
+/// database's path. A row that other SQL wrote
 /// and whose chunks do not add up to its size fails the load with a typed error too.
 public struct SQLiteFileStore: Sendable {
     /// The database the store's rows live in.
@@ -89,6 +90,7 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func contents(at path: StoredFilePath) throws -> Data? {
         try perform(FileStoreError.readFailed(path:reason:), path.string) {
             try database.snapshot { db in
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
                 let stored = SQLiteFileTable.stored(path.string)
                 guard
                     let size = try Int64.fetchOne(
@@ -129,8 +131,9 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
 
     /// Whether a file is stored at `path`: false for a folder, and when the database cannot be read.
     public func hasFile(at path: StoredFilePath) -> Bool {
-        let found = try? database.read { db in
-            try Bool.fetchOne(
+        let found = try? database.read { db -> Bool? in
+            guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
+            return try Bool.fetchOne(
                 db.cachedStatement(sql: SQLiteFileTable.hasFile),
                 arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
             )
@@ -144,18 +147,20 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? {
         try perform(FileStoreError.readFailed(path:reason:), path.string) {
             try database.read { db in
-                try Row.fetchOne(
-                    db.cachedStatement(sql: SQLiteFileTable.selectInfo),
-                    arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
-                )
-                .map { row in
-                    // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
-                    StoredFileInfo(
-                        path: path.string,
-                        size: try row.decode(atIndex: 0),
-                        modificationDate: Date(timeIntervalSince1970: try row.decode(atIndex: 1))
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
+                return
+                    try Row.fetchOne(
+                        db.cachedStatement(sql: SQLiteFileTable.selectInfo),
+                        arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
                     )
-                }
+                    .map { row in
+                        // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
+                        StoredFileInfo(
+                            path: path.string,
+                            size: try row.decode(atIndex: 0),
+                            modificationDate: Date(timeIntervalSince1970: try row.decode(atIndex: 1))
+                        )
+                    }
             }
         }
     }
@@ -170,7 +175,8 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func entryNames(in folder: StoredFilePath) throws -> [String] {
         try perform(FileStoreError.listFailed(path:reason:), folder.string) {
             try database.snapshot { db in
-                try entries(in: folder, db)
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return [] }
+                return try entries(in: folder, db)
             }
         }
     }
@@ -196,7 +202,12 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func storedSize() throws -> Int {
         try perform(FileStoreError.listFailed(path:reason:), "") {
             try database.read { db in
-                try Int.fetchOne(db.cachedStatement(sql: SQLiteFileTable.totalSize), arguments: [storedNamespace]) ?? 0
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return 0 }
+                return try Int.fetchOne(
+                    db.cachedStatement(sql: SQLiteFileTable.totalSize),
+                    arguments: [storedNamespace]
+                )
+                    ?? 0
             }
         }
     }
@@ -208,8 +219,9 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     /// - Throws: `FileStoreError.listFailed(path:reason:)` with an empty path.
     public func allFiles() throws -> [StoredFileInfo] {
         try perform(FileStoreError.listFailed(path:reason:), "") {
-            try database.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: SQLiteFileTable.allFiles), arguments: [storedNamespace])
+            try database.read { db -> [StoredFileInfo] in
+                guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return [] }
+                return try Row.fetchAll(db.cachedStatement(sql: SQLiteFileTable.allFiles), arguments: [storedNamespace])
                     .map { row in
                         StoredFileInfo(
                             path: SQLiteFileTable.text(fromStored: try row.decode(atIndex: 0)),

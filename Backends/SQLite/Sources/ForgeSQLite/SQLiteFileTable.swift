@@ -14,6 +14,11 @@ enum SQLiteFileTable {
     /// The version of the tables' shape that this code reads and writes, kept in `forge_schema` as `files`.
     static let schemaVersion = 1
 
+    /// The name of the table of the files' rows.
+    static let name = "forge_files"
+    /// The name of the table of the files' contents.
+    static let chunksName = "forge_file_chunks"
+
     /// The most bytes a chunk row holds: 1 MiB.
     static let chunkSize = 1 << 20
 
@@ -58,6 +63,7 @@ enum SQLiteFileTable {
     static let deleteAllChunks = "DELETE FROM forge_file_chunks WHERE namespace = ?"
     static let totalSize = "SELECT coalesce(sum(size), 0) FROM forge_files WHERE namespace = ?"
     static let allFiles = "SELECT path, size, modified FROM forge_files WHERE namespace = ?"
+    static let namespaces = "SELECT DISTINCT namespace FROM forge_files"
 
     /// The tables' shape, created or checked by ``prepare(_:path:)``: both are keyed by the namespace and the path.
     private static let schema: SQLiteTableSchema = {
@@ -78,8 +84,8 @@ enum SQLiteFileTable {
             component: "files",
             version: schemaVersion,
             tables: [
-                .init(name: "forge_files", create: createFiles, columns: key + files),
-                .init(name: "forge_file_chunks", create: createChunks, columns: key + chunks),
+                .init(name: name, create: createFiles, columns: key + files),
+                .init(name: chunksName, create: createChunks, columns: key + chunks),
             ]
         )
     }()
@@ -101,5 +107,14 @@ enum SQLiteFileTable {
     ///   the two is there; SQLite's error when the file is not a database.
     static func prepare(_ db: Database, path: String) throws {
         try schema.prepare(db, path: path)
+    }
+
+    /// Checks the tables when they are there, creating nothing: for a read-only database.
+    ///
+    /// - Returns: Whether the tables are there.
+    /// - Throws: ``SchemaProblem`` as ``prepare(_:path:)`` throws it.
+    @discardableResult
+    static func check(_ db: Database, path: String) throws -> Bool {
+        try schema.check(db, path: path)
     }
 }

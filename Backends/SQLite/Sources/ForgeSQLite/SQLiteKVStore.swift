@@ -27,8 +27,9 @@ internal import GRDB
 ///
 /// ## Failures
 /// A call that fails throws its operation's `KVStoreError` with a `FailureReason`: a full disk is `.outOfSpace`, a
-/// file that is not a SQLite database, or a busy database past ``SQLiteDatabase/busyTimeout``, is `.other` with a
-/// sentence naming the path. `get` reads a failure as nil; `KVStoring/value(for:)` throws it.
+/// database another connection keeps locked past ``SQLiteDatabase/busyTimeout`` is `.busy`, a file that is not a
+/// SQLite database is `.other` with a sentence naming the path. `get` reads a failure as nil; `KVStoring/value(for:)`
+/// throws it.
 public struct SQLiteKVStore: Sendable {
     /// The database the store's rows live in.
     public let database: SQLiteDatabase
@@ -76,11 +77,13 @@ extension SQLiteKVStore: KVStoring, KVBackend {
         let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
         return try perform(KVStoreError.readFailed(key:underlying:), name) {
             try database.cachedValue(for: key) { db in
-                try String.fetchOne(
-                    db.cachedStatement(sql: SQLiteKVTable.select),
-                    arguments: [key.namespace, key.name]
-                )
-                .map { KVStoredValue(json: Data($0.utf8)) }
+                guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return nil }
+                return
+                    try String.fetchOne(
+                        db.cachedStatement(sql: SQLiteKVTable.select),
+                        arguments: [key.namespace, key.name]
+                    )
+                    .map { KVStoredValue(json: Data($0.utf8)) }
             }
         }
     }
@@ -105,8 +108,9 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     public func storedNames() throws -> [String] {
         do {
             return
-                try database.read { db in
-                    try Data.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
+                try database.read { db -> [Data] in
+                    guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
+                    return try Data.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
                 }
                 .map(SQLiteKVTable.text(fromStored:))
         } catch {

@@ -12,6 +12,9 @@ enum SQLiteKVTable {
     /// The version of the table's shape that this code reads and writes, kept in `forge_schema`.
     static let schemaVersion = 1
 
+    /// The table's name.
+    static let name = "forge_kv"
+
     static let create = """
         CREATE TABLE forge_kv (
             namespace BLOB NOT NULL,
@@ -25,10 +28,11 @@ enum SQLiteKVTable {
     static let delete = "DELETE FROM forge_kv WHERE namespace = ? AND name = ?"
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"
     static let names = "SELECT name FROM forge_kv WHERE namespace = ?"
+    static let namespaces = "SELECT DISTINCT namespace FROM forge_kv"
 
     /// The table's shape, created or checked by ``prepare(_:path:)``.
     private static let schema = SQLiteTableSchema(
-        name: "forge_kv",
+        name: name,
         component: "kv",
         version: schemaVersion,
         create: create,
@@ -58,5 +62,14 @@ enum SQLiteKVTable {
     ///   when the file is not a database.
     static func prepare(_ db: Database, path: String) throws {
         try schema.prepare(db, path: path)
+    }
+
+    /// Checks the table when it is there, creating nothing: for a read-only database.
+    ///
+    /// - Returns: Whether the table is there.
+    /// - Throws: ``SchemaProblem`` as ``prepare(_:path:)`` throws it.
+    @discardableResult
+    static func check(_ db: Database, path: String) throws -> Bool {
+        try schema.check(db, path: path)
     }
 }

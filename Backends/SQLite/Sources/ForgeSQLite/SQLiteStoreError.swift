@@ -6,7 +6,8 @@ public import ForgeKVStore
 /// ``SQLiteDatabase/prepare()`` is only needed to find a problem early.
 public enum SQLiteStoreError: Error, Sendable, Hashable {
     /// The database at `path` could not be opened, or is not one the stores can use; `underlying` says why (not a
-    /// SQLite database, a table of the stores in an unknown shape, a denied permission, a busy database).
+    /// SQLite database, a table of the stores in an unknown shape, a denied permission, a database another connection
+    /// kept locked: `.busy`).
     case openFailed(path: String, underlying: FailureReason)
 
     /// Why the database could not be opened.

@@ -6,7 +6,9 @@ internal import GRDB
 ///
 /// ``prepare(_:path:)`` creates the tables when none is there, or checks that those there are the ones this code
 /// made: a table of another shape (a missing one among several too), tables made without a version, or of a newer
-/// version, is a ``SchemaProblem``, and the file is left as it was. Messages about the version name the first table.
+/// version, is a ``SchemaProblem``, and the file is left as it was; so is a newer version kept for tables that are all
+/// missing. ``check(_:path:)`` checks the same without creating anything, for a read-only database. Messages about the
+/// version name the first table.
 struct SQLiteTableSchema {
     /// The component's row in `forge_schema`.
     let component: String
@@ -44,27 +46,47 @@ struct SQLiteTableSchema {
     /// Creates the tables when none is there, or checks that those there have the shape and version this code knows;
     /// run in a write transaction.
     ///
-    /// - Throws: ``SchemaProblem`` when a table is in an unknown shape or of a newer version, or only some of the tables
-    ///   are there; SQLite's error when the file is not a database.
+    /// - Throws: ``SchemaProblem`` when a table is in an unknown shape or of a newer version, when only some of the
+    ///   tables are there, or when none is but `forge_schema` keeps a newer version for the component (a newer
+    ///   ForgeSQLite dropped them, or is moving them): this code then neither creates them nor changes the version;
+    ///   SQLite's error when the file is not a database.
     func prepare(_ db: Database, path: String) throws {
         try db.execute(
             sql:
                 "CREATE TABLE IF NOT EXISTS forge_schema (component TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)"
         )
-        let found = try Int.fetchOne(
-            db,
-            sql: "SELECT version FROM forge_schema WHERE component = ?",
-            arguments: [component]
+        guard try !check(db, path: path) else { return }
+        for table in tables { try db.execute(sql: table.create) }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO forge_schema (component, version) VALUES (?, ?)",
+            arguments: [component, version]
         )
-        guard try tables.contains(where: { try db.tableExists($0.name) }) else {
-            for table in tables { try db.execute(sql: table.create) }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO forge_schema (component, version) VALUES (?, ?)",
-                arguments: [component, version]
-            )
-            return
-        }
+    }
+
+    /// Checks the tables there without creating or changing anything: for a read-only database, whose missing tables
+    /// hold no row.
+    ///
+    /// - Returns: Whether any of the tables is there (then all are, as this code made them).
+    /// - Throws: ``SchemaProblem`` as ``prepare(_:path:)`` throws it; SQLite's error when the file is not a database.
+    @discardableResult
+    func check(_ db: Database, path: String) throws -> Bool {
+        let found =
+            try db.tableExists("forge_schema")
+            ? try Int.fetchOne(db, sql: "SELECT version FROM forge_schema WHERE component = ?", arguments: [component])
+            : nil
         let name = tables[0].name
+        guard try tables.contains(where: { try db.tableExists($0.name) }) else {
+            if let found, found > version {
+                throw SchemaProblem(
+                    reason: .other(
+                        "'\(path)' keeps the tables of \(name) at schema version \(found), newer than this "
+                            + "ForgeSQLite's \(version), and they are missing: a newer ForgeSQLite removed them or is "
+                            + "moving them"
+                    )
+                )
+            }
+            return false
+        }
         switch found {
         case let found? where found > version:
             throw SchemaProblem(
@@ -89,6 +111,7 @@ struct SQLiteTableSchema {
                     )
                 }
             }
+            return true
         default:
             throw SchemaProblem(
                 reason: .other("'\(path)' has a table \(name) that ForgeSQLite did not make (no schema version)")

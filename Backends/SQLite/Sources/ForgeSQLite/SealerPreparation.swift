@@ -21,4 +21,16 @@ final class SealerPreparation: Sendable {
             return made
         }
     }
+
+    /// The sealer: the one kept, else the one `find` returns, kept for later calls; nil when `find` finds none (a
+    /// read-only store whose namespace has no header yet), which the next call looks for again.
+    func existingSealer(_ find: () throws -> SecretSealer?) throws -> SecretSealer? {
+        if let sealer = sealer.withLock({ $0 }) { return sealer }
+        return try preparing.withLock { _ in
+            if let sealer = sealer.withLock({ $0 }) { return sealer }
+            guard let found = try find() else { return nil }
+            sealer.withLock { $0 = found }
+            return found
+        }
+    }
 }

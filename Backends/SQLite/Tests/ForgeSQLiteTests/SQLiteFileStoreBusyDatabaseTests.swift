@@ -4,7 +4,7 @@ import GRDB
 import Testing
 
 /// A database another connection keeps locked is waited for up to the busy timeout, then a save fails with its typed
-/// error naming the path; loads and listings go on beside the lock (WAL).
+/// error naming the path, whose reason is `.busy`; loads and listings go on beside the lock (WAL).
 struct SQLiteFileStoreBusyDatabaseTests {
     @Test func aSaveFailsWithATypedErrorWhileAnotherConnectionHoldsTheWriteLock() async throws {
         try await withTemporaryFolder { folder in
@@ -22,17 +22,13 @@ struct SQLiteFileStoreBusyDatabaseTests {
                 try db.execute(sql: "DELETE FROM forge_files")
             }
 
-            let error = try await #require(throws: FileStoreError.self) {
+            await #expect(throws: FileStoreError.writeFailed(path: "docs/a.txt", reason: .busy)) {
                 try await store.save(Data("2".utf8), to: "docs/a.txt")
             }
-            guard case .writeFailed(path: "docs/a.txt", reason: .other(let message)) = error else {
-                Issue.record("unexpected error \(error)")
-                return
+            await #expect(throws: FileStoreError.deleteFailed(path: "docs/a.txt", reason: .busy)) {
+                try await store.delete("docs/a.txt")
             }
-            #expect(message.contains(file.path))
-            #expect(message.contains("locked"))
-            await #expect(throws: FileStoreError.self) { try await store.delete("docs/a.txt") }
-            await #expect(throws: FileStoreError.self) { try await store.deleteAll() }
+            await #expect(throws: FileStoreError.deleteFailed(path: "", reason: .busy)) { try await store.deleteAll() }
             #expect(try await store.load("docs/a.txt") == Data("1".utf8))
             #expect(try await store.list(in: "docs") == ["docs/a.txt"])
 

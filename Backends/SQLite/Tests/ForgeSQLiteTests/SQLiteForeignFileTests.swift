@@ -67,6 +67,49 @@ struct SQLiteForeignFileTests {
         }
     }
 
+    /// A newer ForgeSQLite that removed a component's tables, or is moving them, keeps its version in `forge_schema`:
+    /// this one neither makes the tables again nor writes its own older version over it.
+    @Test(arguments: [
+        ("kv", ["forge_kv"]),
+        ("files", ["forge_files", "forge_file_chunks"]),
+        ("crypt", ["forge_secrets"]),
+    ])
+    func missingTablesOfANewerSchemaVersionAreNotMadeAgain(component: String, tables: [String]) async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            try SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey()).prepare()
+            let other = try DatabaseQueue(path: file.path)
+            try other.write { db in
+                for table in tables { try db.execute(sql: "DROP TABLE \(table)") }
+                try db.execute(sql: "UPDATE forge_schema SET version = 2 WHERE component = ?", arguments: [component])
+            }
+
+            let database = SQLiteDatabase(fileURL: file)
+            let error = try #require(throws: (any Error).self) {
+                if component == "crypt" {
+                    try SQLiteCrypt(database: database, namespace: "secrets", masterKey: testMasterKey()).prepare()
+                } else {
+                    try database.prepare()
+                }
+            }
+            let openFailed = try #require(error as? SQLiteStoreError)
+            #expect(openFailed.description.contains(file.path))
+            #expect(openFailed.description.contains("schema version 2, newer than this ForgeSQLite's 1"))
+            let (version, remaining) = try other.read { db in
+                (
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT version FROM forge_schema WHERE component = ?",
+                        arguments: [component]
+                    ),
+                    try tables.filter { try db.tableExists($0) }
+                )
+            }
+            #expect(version == 2)
+            #expect(remaining.isEmpty)
+        }
+    }
+
     @Test func aMissingFolderIsMade() async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("a/b/store.sqlite")

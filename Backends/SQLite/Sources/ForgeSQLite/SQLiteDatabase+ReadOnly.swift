@@ -1,0 +1,32 @@
+internal import ForgeKVStore
+internal import GRDB
+
+extension SQLiteDatabase {
+    /// Throws ``ReadOnlyRefusal`` when the database is read-only: the first step of every write of every store, before
+    /// anything is opened, sealed or written.
+    func refuseWritesIfReadOnly() throws {
+        if isReadOnly { throw ReadOnlyRefusal(path: path) }
+    }
+
+    /// Whether the stores may read `table` on `db`; a table that is missing holds no row.
+    ///
+    /// Always on a database that writes (its opening made the key-value and files tables, a secret store's preparation
+    /// its table); on a read-only one, which makes none, when the table is there.
+    func holdsTable(_ table: String, in db: Database) throws -> Bool {
+        guard isReadOnly else { return true }
+        return try db.tableExists(table)
+    }
+}
+
+/// A write refused because the database at `path` is read-only; stores throw it as their operation's error with its
+/// ``reason``.
+struct ReadOnlyRefusal: Error {
+    /// The database file's path.
+    let path: String
+
+    /// The reason a store's error gives: not `.readOnlyVolume` nor `.permissionDenied`, which the volume and the file
+    /// may well not be.
+    var reason: FailureReason {
+        .other("the SQLite database '\(path)' is open read-only (SQLiteDatabase(readOnly: true)): nothing is written")
+    }
+}
