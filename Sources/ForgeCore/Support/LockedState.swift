@@ -28,6 +28,20 @@ package final class LockedState<State> {
         defer { lock.unlock() }
         return try body(&state)
     }
+
+    /// Runs `body` with exclusive access to the state, and puts the state back as it was when `body` throws: a change
+    /// of several steps that all happen or none do (an in-memory store's part of a transaction).
+    package func withLockUndoingOnFailure<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withLock { state in
+            let before = state
+            do {
+                return try body(&state)
+            } catch {
+                state = before
+                throw error
+            }
+        }
+    }
 }
 
 // Safe to share across tasks: `state` is private and only read or written inside `withLock`, while `lock` is

@@ -12,26 +12,20 @@ extension InMemoryCrypt: TransactionalCrypt, InMemoryTransactionParticipant {
     package func applyingTransaction(
         _ body: ((StagedWrite.Change) throws -> Void) throws -> Void
     ) throws -> () -> Void {
-        try items.withLock { items in
-            let before = items
-            do {
-                try body { change in
-                    switch change {
-                    case .storeSecret(let secret, let name):
-                        try faults.write(name)
-                        items[name] = secret
-                    case .removeSecret(let name):
-                        try faults.remove(name)
-                        items[name] = nil
-                    case .fail(let error):
-                        throw error
-                    case .storeValue, .removeValue, .writeFile, .removeFile:
-                        throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryCrypt")
-                    }
+        try items.withLockUndoingOnFailure { items in
+            try body { change in
+                switch change {
+                case .storeSecret(let secret, let name):
+                    try faults.write(name)
+                    items[name] = secret
+                case .removeSecret(let name):
+                    try faults.remove(name)
+                    items[name] = nil
+                case .fail(let error):
+                    throw error
+                case .storeValue, .removeValue, .writeFile, .removeFile:
+                    throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryCrypt")
                 }
-            } catch {
-                items = before
-                throw error
             }
         }
         return {}

@@ -13,32 +13,26 @@ extension InMemoryFileStore: TransactionalFileStore, InMemoryTransactionParticip
     package func applyingTransaction(
         _ body: ((StagedWrite.Change) throws -> Void) throws -> Void
     ) throws -> () -> Void {
-        try state.withLock { state in
-            let before = state
+        try state.withLockUndoingOnFailure { state in
             var changes: [FileChange] = []
-            do {
-                try body { change in
-                    switch change {
-                    case .writeFile(let data, let path, let replacing):
-                        let file = try StoredFilePath(validating: path)
-                        try faults.write(file)
-                        changes.append(try state.write(data, at: file, replacing: replacing))
-                    case .removeFile(let path):
-                        let file = try StoredFilePath(validating: path)
-                        try faults.remove(file)
-                        guard let removal = try state.removeFile(at: file) else {
-                            throw FileStoreError.notFound(path: path)
-                        }
-                        changes.append(removal)
-                    case .fail(let error):
-                        throw error
-                    case .storeValue, .removeValue, .storeSecret, .removeSecret:
-                        throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryFileStore")
+            try body { change in
+                switch change {
+                case .writeFile(let data, let path, let replacing):
+                    let file = try StoredFilePath(validating: path)
+                    try faults.write(file)
+                    changes.append(try state.write(data, at: file, replacing: replacing))
+                case .removeFile(let path):
+                    let file = try StoredFilePath(validating: path)
+                    try faults.remove(file)
+                    guard let removal = try state.removeFile(at: file) else {
+                        throw FileStoreError.notFound(path: path)
                     }
+                    changes.append(removal)
+                case .fail(let error):
+                    throw error
+                case .storeValue, .removeValue, .storeSecret, .removeSecret:
+                    throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryFileStore")
                 }
-            } catch {
-                state = before
-                throw error
             }
             // Under the lock, as a single write tells them: a stream's buffer takes them in order, and no observer
             // code runs here.

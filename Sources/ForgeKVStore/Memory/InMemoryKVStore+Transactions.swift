@@ -16,28 +16,22 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
         _ body: ((StagedWrite.Change) throws -> Void) throws -> Void
     ) throws -> () -> Void {
         var changed: [String] = []
-        try entries.withLock { entries in
-            let before = entries
-            do {
-                try body { change in
-                    switch change {
-                    case .storeValue(let json, let name):
-                        try faults.write(name)
-                        entries[name] = KVStoredValue(json: json)
-                        changed.append(name)
-                    case .removeValue(let name):
-                        try faults.remove(name)
-                        entries[name] = nil
-                        changed.append(name)
-                    case .fail(let error):
-                        throw error
-                    case .writeFile, .removeFile, .storeSecret, .removeSecret:
-                        throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryKVStore")
-                    }
+        try entries.withLockUndoingOnFailure { entries in
+            try body { change in
+                switch change {
+                case .storeValue(let json, let name):
+                    try faults.write(name)
+                    entries[name] = KVStoredValue(json: json)
+                    changed.append(name)
+                case .removeValue(let name):
+                    try faults.remove(name)
+                    entries[name] = nil
+                    changed.append(name)
+                case .fail(let error):
+                    throw error
+                case .writeFile, .removeFile, .storeSecret, .removeSecret:
+                    throw StorageTransactionError.changeOfAnotherKind(store: "InMemoryKVStore")
                 }
-            } catch {
-                entries = before
-                throw error
             }
         }
         return { [changed] in
