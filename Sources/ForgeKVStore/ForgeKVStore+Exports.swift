@@ -10,3 +10,7 @@
 @_exported public import protocol ForgeCore.TransactionRunner
 @_exported public import protocol ForgeCore.TransactionalStore
 @_exported public import enum ForgeCore.StorageTransactionError
+// What a store made by `reportingEvents(label:to:)` tells its handler, so that `import` of any store module is enough
+// to handle it.
+@_exported public import struct ForgeCore.StoreEvent
+@_exported public import enum ForgeCore.StoreOperation

@@ -1,4 +1,5 @@
-/// What a call on an in-memory store does, as the operation log records it and faults select it.
+/// What a call to a store's storage does, as the operation log records it, faults select it and `StoreEvent`s
+/// report it.
 public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
     /// `get` (`KVStoring`, `CryptStoring`) or `load` (`FileStoring`).
     case read

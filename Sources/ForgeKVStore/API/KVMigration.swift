@@ -28,6 +28,9 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
     /// The older key name this migration reads, or nil when it reads the key's own name.
     public let oldKey: String?
 
+    /// The type the older version stored, as Swift spells it, for the events of a read this migration serves.
+    let olderType: String
+
     /// Reads the older value under `name` from `source` and converts it; nil when nothing is stored there.
     private let readOlder: @Sendable (_ source: any KVValueSource, _ name: String) throws -> Value?
 
@@ -51,7 +54,7 @@ public struct KVMigration<Value: Codable & Sendable>: Sendable {
         key oldKey: String? = nil,
         _ convert: @escaping @Sendable (Old) throws -> Value
     ) -> KVMigration {
-        KVMigration(oldKey: oldKey) { source, name in
+        KVMigration(oldKey: oldKey, olderType: "\(Old.self)") { source, name in
             guard let old = try source.plainValue(of: Old.self, named: name) else { return nil }
             do {
                 return try convert(old)

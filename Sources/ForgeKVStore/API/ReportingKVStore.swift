@@ -13,22 +13,33 @@ internal import ForgeCore
 /// ```
 ///
 /// The handler runs on the thread of the read. ``KVStoring/value(for:)`` reports nothing: it throws the failure.
+///
+/// It reports through the same events as `reportingEvents(label:to:)`, filtered down to the values `get` read as nil
+/// (``KVDecodingFailure/init(_:)``), so it is that hook for a store that is not built on a backend (a
+/// ``ReactiveKVStore``, a store written against ``KVStoring`` alone). A store that is reports these failures among
+/// all its events with `reportingEvents(label:to:)`, which also tells its storage's calls and the reads a migration
+/// served.
 public struct ReportingKVStore<Base: Sendable>: Sendable {
     /// The store every call goes to.
     public let base: Base
-    /// Called with each value `get` read as nil because it did not decode.
-    let handler: @Sendable (KVDecodingFailure) -> Void
+    /// Where each value `get` read as nil is reported, as an event the handler's filter turns into a
+    /// ``KVDecodingFailure``.
+    let events: KVReadEvents
 
     /// Wraps `base`, reporting to `handler`.
     init(base: Base, handler: @escaping @Sendable (KVDecodingFailure) -> Void) {
         self.base = base
-        self.handler = handler
+        self.events = KVReadEvents(
+            reporter: .keyValue(label: "kv") { event in
+                if let failure = KVDecodingFailure(event) { handler(failure) }
+            }
+        )
     }
 
     /// `read`'s value, or nil when it throws; a value that did not decode is reported first.
     private func reporting<T>(_ key: KVKey<T>, _ failure: any Error) -> T? {
-        if case .decodingFailed = failure as? KVStoreError, let error = failure as? KVStoreError {
-            handler(KVDecodingFailure(key: key.key, expectedType: "\(T.self)", error: error))
+        if case .decodingFailed(let name, let underlying) = failure as? KVStoreError {
+            events.reportNotDecoded(key, name: name, underlying: underlying, readAsNil: true)
         }
         return nil
     }

@@ -48,6 +48,28 @@ public struct KVStoredValue: Sendable {
 }
 
 extension KVStoredValue {
+    /// The size of the value as its store holds it, in bytes: its JSON (with the member around it, for a wrapped
+    /// value); nil for a `UserDefaults` value, whose size is not known without encoding it.
+    package var byteCount: Int? {
+        switch form {
+        case .json(let data), .wrapped(let data): data.count
+        case .typed(let typed): typed.json.count
+        case .propertyList: nil
+        }
+    }
+
+    /// The size of `value`, a read's answer; nil when it found nothing.
+    package static func byteCount(_ value: KVStoredValue?) -> Int? {
+        value?.byteCount
+    }
+
+    /// The size of `values`, an asynchronous read's answer; nil when it found nothing.
+    package static func byteCount(_ values: [String: KVStoredValue]) -> Int? {
+        values.isEmpty ? nil : values.values.reduce(0) { $0 + ($1.byteCount ?? 0) }
+    }
+}
+
+extension KVStoredValue {
     /// A value of the type a key holds, with its JSON.
     ///
     /// A class, so that a copy of a stored value costs one retain: an in-memory `get` copies it out of its dictionary

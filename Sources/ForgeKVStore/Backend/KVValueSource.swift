@@ -15,16 +15,26 @@ extension KVValueSource {
     /// The value of `key`: read as a `Value`, or migrated from what an older version stored; nil only when nothing
     /// is stored under the key or an older name of its migrations.
     ///
+    /// - Throws: ``KVStoreError``; see ``resolvedValue(for:)``.
+    package func value<Value>(for key: KVKey<Value>) throws -> Value? {
+        try resolvedValue(for: key)?.value
+    }
+
+    /// The value of `key` and the migration that read it, if one did: read as a `Value`, or migrated from what an
+    /// older version stored; nil only when nothing is stored under the key or an older name of its migrations.
+    ///
     /// It tries the key, then its migrations in order, and returns the first value found. A value under the key
     /// that does not decode is read by the migrations of the same name; a key that holds nothing, by those of older
     /// names. When none is found but something is stored, it throws the `decodingFailed` of the first conversion that
     /// refused an older value, or else that of the first value that did not decode.
     ///
     /// - Throws: ``KVStoreError``.
-    package func value<Value>(for key: KVKey<Value>) throws -> Value? {
+    package func resolvedValue<Value>(for key: KVKey<Value>) throws -> KVResolvedValue<Value>? {
         var undecodable: KVStoreError?
         do {
-            if let value = try plainValue(of: Value.self, named: key.key) { return value }
+            if let value = try plainValue(of: Value.self, named: key.key) {
+                return KVResolvedValue(value: value, migration: nil)
+            }
         } catch let error as KVStoreError {
             guard case .decodingFailed = error else { throw error }
             undecodable = error
@@ -33,7 +43,9 @@ extension KVValueSource {
         var refused: KVStoreError?
         for migration in key.migrations where (migration.oldKey == nil) == keyHoldsUndecodable {
             do {
-                if let value = try migration.read(from: self, key: key.key) { return value }
+                if let value = try migration.read(from: self, key: key.key) {
+                    return KVResolvedValue(value: value, migration: migration)
+                }
             } catch let failure as ConversionFailure {
                 refused = refused ?? failure.error
             } catch let error as KVStoreError {
@@ -44,6 +56,14 @@ extension KVValueSource {
         if let error = refused ?? undecodable { throw error }
         return nil
     }
+}
+
+/// A key's value as the read policy found it, with the migration that read it when one did.
+package struct KVResolvedValue<Value: Codable & Sendable> {
+    /// The value read.
+    let value: Value
+    /// The migration that read and converted it; nil when the key's own value decoded.
+    let migration: KVMigration<Value>?
 }
 
 /// A ``KVBackend`` read name by name, as the typed API reads it.

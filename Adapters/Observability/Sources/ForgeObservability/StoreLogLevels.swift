@@ -1,0 +1,37 @@
+public import Logging
+
+/// The level at which ``StoreObservability`` logs each kind of event.
+///
+/// ```swift
+/// // Every call a store makes, at info, for a service being debugged.
+/// let observability = StoreObservability(logger: logger, levels: StoreLogLevels(success: .info))
+/// ```
+public struct StoreLogLevels: Sendable, Hashable {
+    /// A call to a store's storage that succeeded; `trace` by default.
+    public var success: Logger.Level
+    /// A call that failed; `error` by default.
+    public var failure: Logger.Level
+    /// A value a read found that did not decode as the type asked for; `warning` by default.
+    public var valueNotDecoded: Logger.Level
+    /// A read a migration served (at each such read, until the key is set again); `debug` by default.
+    public var migrationApplied: Logger.Level
+
+    /// Levels for each kind of event.
+    ///
+    /// - Parameters:
+    ///   - success: A call that succeeded.
+    ///   - failure: A call that failed.
+    ///   - valueNotDecoded: A value that did not decode.
+    ///   - migrationApplied: A read a migration served.
+    public init(
+        success: Logger.Level = .trace,
+        failure: Logger.Level = .error,
+        valueNotDecoded: Logger.Level = .warning,
+        migrationApplied: Logger.Level = .debug
+    ) {
+        self.success = success
+        self.failure = failure
+        self.valueNotDecoded = valueNotDecoded
+        self.migrationApplied = migrationApplied
+    }
+}

@@ -1,0 +1,118 @@
+internal import Foundation
+
+/// Where a store made by `reportingEvents(label:to:)` reports what it does.
+///
+/// It times each call the wrapper's backend makes to the wrapped store's, and tells the handler how the call ended.
+/// Every kind's event wrappers, synchronous and asynchronous, report through it, so an event means the same whatever
+/// the store.
+package struct StoreEventReporter: Sendable {
+    /// The kind of store reporting.
+    let store: StoreEvent.Store
+    /// The label the store was given.
+    let label: String
+    /// The caller's handler.
+    let handler: @Sendable (StoreEvent) -> Void
+    /// The kind's reading of what a call threw: its error's case and reason, the error kept or withheld.
+    let failure: @Sendable (any Error) -> StoreEvent.Failure
+
+    /// A reporter for a store of kind `store` labelled `label`, which reads a thrown error with `failure` and tells
+    /// `handler` each event.
+    package init(
+        store: StoreEvent.Store,
+        label: String,
+        handler: @escaping @Sendable (StoreEvent) -> Void,
+        failure: @escaping @Sendable (any Error) -> StoreEvent.Failure
+    ) {
+        self.store = store
+        self.label = label
+        self.handler = handler
+        self.failure = failure
+    }
+
+    /// Runs `body`, the call `operation` on `target`, and reports it when it returns or throws.
+    ///
+    /// - Parameters:
+    ///   - operation: What the call does.
+    ///   - target: The key or path it is for; nil for the whole store (and always nil for a secret store).
+    ///   - bytesWritten: The bytes it writes, when it writes.
+    ///   - bytesRead: The bytes of what it returned, when it reads.
+    ///   - body: The call to the wrapped store.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, as it is.
+    package func call<Result, Failure: Error>(
+        _ operation: StoreOperation,
+        _ target: String?,
+        writing bytesWritten: Int? = nil,
+        reading bytesRead: (Result) -> Int? = { _ in nil },
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let start = Date()
+        let began = ContinuousClock.now
+        do {
+            let result = try body()
+            finish(operation, target, start, began, .succeeded, read: bytesRead(result), written: bytesWritten)
+            return result
+        } catch {
+            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: bytesWritten)
+            throw error
+        }
+    }
+
+    /// Runs `body`, the asynchronous call `operation` on `target`, and reports it when it returns or throws.
+    ///
+    /// It runs where its caller runs; see ``call(_:_:writing:reading:_:)``.
+    ///
+    /// - Parameters:
+    ///   - operation: What the call does.
+    ///   - target: The key or path it is for; nil for the whole store (and always nil for a secret store).
+    ///   - bytesWritten: The bytes it writes, when it writes.
+    ///   - bytesRead: The bytes of what it returned, when it reads.
+    ///   - body: The call to the wrapped store.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, as it is.
+    package nonisolated(nonsending) func callAsync<Result, Failure: Error>(
+        _ operation: StoreOperation,
+        _ target: String?,
+        writing bytesWritten: Int? = nil,
+        reading bytesRead: (Result) -> Int? = { _ in nil },
+        _ body: nonisolated(nonsending) () async throws(Failure) -> Result
+    ) async throws(Failure) -> Result {
+        let start = Date()
+        let began = ContinuousClock.now
+        do {
+            let result = try await body()
+            finish(operation, target, start, began, .succeeded, read: bytesRead(result), written: bytesWritten)
+            return result
+        } catch {
+            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: bytesWritten)
+            throw error
+        }
+    }
+
+    /// Reports `kind`, an event of the read of `target` that is not a call (a value that did not decode, a
+    /// migration).
+    package func report(_ kind: StoreEvent.Kind, reading target: String) {
+        handler(StoreEvent(store: store, label: label, operation: .read, target: target, kind: kind))
+    }
+
+    /// Reports the call `operation` on `target` that started at `start` (`began` by the monotonic clock) and ended
+    /// now with `outcome`.
+    private func finish(
+        _ operation: StoreOperation,
+        _ target: String?,
+        _ start: Date,
+        _ began: ContinuousClock.Instant,
+        _ outcome: StoreEvent.Outcome,
+        read: Int?,
+        written: Int?
+    ) {
+        let call = StoreEvent.Call(
+            start: start,
+            duration: ContinuousClock.now - began,
+            outcome: outcome,
+            bytesRead: read,
+            bytesWritten: written
+        )
+        handler(StoreEvent(store: store, label: label, operation: operation, target: target, kind: .call(call)))
+    }
+}

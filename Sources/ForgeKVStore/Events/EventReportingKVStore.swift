@@ -1,0 +1,122 @@
+internal import ForgeCore
+
+/// A key-value store that tells a handler what it does, and otherwise is the store it wraps: each call to its storage
+/// (how long it took, the bytes it read or wrote, how it ended), each value a read found that does not decode, and
+/// each read a migration served, as `StoreEvent`s.
+///
+/// Make one with `reportingEvents(label:to:)`, on any store built on ``KVBackend`` (the library's, SQLite's, yours):
+///
+/// ```swift
+/// let settings = DiskKVStore(namespace: "settings").reportingEvents(label: "settings") { event in
+///     print(event.operation, event.target ?? "", event.kind)
+/// }
+/// try settings.set(TaskKeys.taskCount, value: 3)   // reports a write of "taskflow.taskCount"
+/// ```
+///
+/// It is a ``KVBackend`` over the wrapped store's, so every requirement of ``KVStoring`` and ``AsyncKVStoring`` comes
+/// with it, and it passes the conformance suites as the wrapped store does. The handler runs synchronously at the end
+/// of each call, on the caller's thread and in its task. It observes the wrapped store's changes
+/// (``KVChangeObserving``) and streams (``AsyncKVStreaming``) when that store has them; they report nothing. A store's
+/// own transactions are not the wrapper's: stage them on the wrapped store, ``base``.
+public struct EventReportingKVStore<Base: KVBackend>: Sendable {
+    /// The store every call goes to.
+    public let base: Base
+    /// Where the events go.
+    let events: KVReadEvents
+
+    /// Wraps `base`, reporting to `handler` as the store `label`.
+    init(_ base: Base, label: String, handler: @escaping @Sendable (StoreEvent) -> Void) {
+        self.base = base
+        self.events = KVReadEvents(reporter: .keyValue(label: label, handler: handler))
+    }
+
+    /// The reporter of the storage's calls.
+    private var reporter: StoreEventReporter { events.reporter }
+}
+
+extension EventReportingKVStore: KVStoring, KVBackend {
+    /// `base`'s value under `name`, reported as a read.
+    public func storedValue(named name: String) throws -> KVStoredValue? {
+        try reporter.call(.read, name, reading: KVStoredValue.byteCount) { try base.storedValue(named: name) }
+    }
+
+    /// Stores `value` in `base`, reported as a write.
+    public func store(_ value: KVStoredValue, named name: String) throws {
+        try reporter.call(.write, name, writing: value.byteCount) { try base.store(value, named: name) }
+    }
+
+    /// Removes `name` from `base`, reported as a remove.
+    public func removeValue(named name: String) throws {
+        try reporter.call(.delete, name) { try base.removeValue(named: name) }
+    }
+
+    /// Whether `base` holds `name`, reported as a check that it exists.
+    public func hasValue(named name: String) -> Bool {
+        reporter.call(.exists, name) { base.hasValue(named: name) }
+    }
+
+    /// `base`'s names, reported as a listing.
+    public func storedNames() throws -> [String] {
+        try reporter.call(.list, nil) { try base.storedNames() }
+    }
+
+    /// Removes everything from `base`, reported as a removal of everything.
+    public func removeAll() throws {
+        try reporter.call(.deleteAll, nil) { try base.removeAll() }
+    }
+
+    /// Returns the value stored for `key` or migrated from an older one, or nil; a migration that served it and a
+    /// value that did not decode are reported.
+    public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
+        try? events.value(of: key, in: BackendValues(backend: self), readAsNil: true)
+    }
+
+    /// Returns the value stored for `key`, as ``KVStoring/value(for:)``; a migration that served it and a value that
+    /// did not decode are reported.
+    ///
+    /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
+    public func value<T: Codable & Sendable>(for key: KVKey<T>) throws -> T? {
+        try events.value(of: key, in: BackendValues(backend: self), readAsNil: false)
+    }
+}
+
+extension EventReportingKVStore: AsyncKVStoring {}
+
+extension EventReportingKVStore: KVChangeObserving where Base: KVChangeObserving {
+    /// `base`'s changes, which are not reported: see `KVChangeObserving.observeChanges(_:)`.
+    public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+        base.observeChanges(onChange)
+    }
+
+    /// `base`'s changes of `key`: see `KVChangeObserving.observeChanges(of:_:)`.
+    public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+        base.observeChanges(of: key, onChange)
+    }
+}
+
+extension EventReportingKVStore: AsyncKVStreaming where Base: AsyncKVStreaming {
+    /// `base`'s stream of `key`, whose reads are not reported: see ``AsyncKVStreaming/stream(_:)``.
+    public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> { base.stream(key) }
+}
+
+extension KVBackend {
+    /// This store, telling `handler` what it does: each call to its storage, each value a read found that does not
+    /// decode, each read a migration served.
+    ///
+    /// ```swift
+    /// let settings = DiskKVStore(namespace: "settings").reportingEvents(label: "settings") { event in
+    ///     print(event.operation, event.target ?? "", event.kind)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: The name the events give the store, to tell it from the app's other stores.
+    ///   - handler: Called with each event, synchronously, in the caller's task, at the end of each call.
+    /// - Returns: The store, wrapped; see ``EventReportingKVStore``.
+    public func reportingEvents(
+        label: String = "kv",
+        to handler: @escaping @Sendable (StoreEvent) -> Void
+    ) -> EventReportingKVStore<Self> {
+        EventReportingKVStore(self, label: label, handler: handler)
+    }
+}
