@@ -112,6 +112,7 @@ extension StoreEvent.Failure {
         case .parentIsFile: "parentIsFile"
         case .symbolicLink: "symbolicLink"
         case .ioError: "ioError"
+        case .busy: "busy"
         case .other: "other"
         }
     }
