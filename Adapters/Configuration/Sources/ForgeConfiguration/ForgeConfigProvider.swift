@@ -55,10 +55,11 @@ internal import Synchronization
 /// the store's `stream(_:)`, until the service group shuts down:
 ///
 /// ```swift
-/// let client = PostgresClient(configuration: try .init(url: databaseURL))
-/// let provider = ForgeConfigProvider(store: PostgresKVStore(client: client, namespace: "config"))
+/// let store = PostgresKVStore(client: client, namespace: "config")
+/// let provider = ForgeConfigProvider(store: store, keyPrefix: "flags")
 /// let config = ConfigReader(provider: provider)
-/// let group = ServiceGroup(services: [client, provider, app(config)], logger: logger)
+/// let server = CheckoutServer(config: config)  // your service, reading `config`
+/// let group = ServiceGroup(services: [client, provider, server], logger: logger)
 /// try await group.run()
 /// ```
 ///
