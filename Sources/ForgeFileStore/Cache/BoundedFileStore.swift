@@ -142,6 +142,7 @@ extension FileBackend {
     /// - Parameters:
     ///   - maxBytes: The most bytes the files may hold together.
     ///   - maxFiles: The most files the store may hold, or nil for no limit.
+    /// - Returns: The cache, which keeps its files in this store.
     public func boundedCache(maxBytes: Int, maxFiles: Int? = nil) -> BoundedFileStore<Self> {
         BoundedFileStore(base: self, maxBytes: maxBytes, maxFiles: maxFiles)
     }
