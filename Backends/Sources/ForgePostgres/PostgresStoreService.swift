@@ -2,7 +2,7 @@ public import PostgresNIO
 public import ServiceLifecycle
 
 /// A `Service` that runs the background work of every ForgePostgres store on one `PostgresClient`, and ends it
-/// cleanly on a graceful shutdown: add it to your `ServiceGroup` after the client.
+/// cleanly on a graceful shutdown: add it to your `ServiceGroup` beside the client.
 ///
 /// The background work is the connection each ``PostgresKVStore`` listens on while its streams run (stores of any
 /// table and namespace on the client, made before the service runs or after). ``PostgresFileStore`` and
@@ -10,9 +10,8 @@ public import ServiceLifecycle
 ///
 /// ```swift
 /// let client = PostgresClient(configuration: configuration)
-/// let stores = PostgresStoreService(client: client)
 /// let group = ServiceGroup(
-///     services: [client, stores, server],  // shut down in reverse: the server, the stores, then the client
+///     services: [client, server, PostgresStoreService(client: client)],
 ///     gracefulShutdownSignals: [.sigterm],
 ///     logger: logger
 /// )
@@ -22,13 +21,14 @@ public import ServiceLifecycle
 /// While it runs, the listening connections are its child tasks. On a graceful shutdown it stops listening, has every
 /// stream read its key once more and end (a write committed before the shutdown is in the last value each stream
 /// yields), and returns once the streams ended and their connections went back to the client's pool; a stream made
-/// after that ends at once, with no value. Cancelled (the group's cancellation, or a graceful shutdown that ran out
-/// of time), it ends every stream at once, cancelling the reads under way. A read that cannot reach the server during
-/// the shutdown ends its stream without that last value rather than wait for the server.
+/// after that ends at once, with no value, while the stores' other calls go on working. Cancelled (the group's
+/// cancellation, or a graceful shutdown that ran out of time), it ends every stream at once, cancelling the reads
+/// under way. A last read that cannot reach the server ends its stream without that value rather than wait for it.
 ///
-/// The client must still run while the service ends, for the last reads: list the service after the client, since a
-/// `ServiceGroup` shuts its services down in the reverse of their order. Run one service per client; running it
-/// again after it ended lets streams start again.
+/// A `ServiceGroup` shuts its services down in the reverse of their order, each once the one after it returned. List
+/// the service after your server, so that its streams end first and the server's responses that iterate them finish
+/// (a server waits for its responses before it stops), and after the client, which must still run for the last reads.
+/// Run one service per client; run again after it ended, it lets streams start again.
 ///
 /// Without the service, the stores work as they always did: each store listens in a task of its own while its
 /// streams run, and a stream ends when its consumer stops iterating it.
