@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // postgres-nio depends on it already: `PostgresClient` is a `Service`, and so is `PostgresStoreService`.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // PostgresKVStore: an AsyncKVStreaming store on a PostgreSQL table, with streams through LISTEN/NOTIFY.
@@ -28,6 +30,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // One service instance of the tests of processes sharing a namespace: streams a key, sets it on request.
@@ -50,6 +53,8 @@ let package = Package(
                 .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
     ]

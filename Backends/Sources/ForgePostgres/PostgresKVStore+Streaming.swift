@@ -4,7 +4,7 @@ extension PostgresKVStore {
     /// A stream of the value stored for `key`: the value the store holds once the stream listens, then the value
     /// after each change by any store or process writing the table, skipping values stored identically (equal, and
     /// the same JSON: `-0.0` after `0.0` is emitted; `KVStreamFilter` has the rule); it ends when the consuming task
-    /// is cancelled.
+    /// is cancelled, or when the client's ``PostgresStoreService`` ends it.
     ///
     /// The stream re-reads the key when the table's trigger notifies a write of the key or of an older name its
     /// migrations read, and whenever the store's listening connection starts again after a drop, so it emits what
@@ -19,38 +19,53 @@ extension PostgresKVStore {
     /// - While the listening connection is down, changes fold into the value read when it listens again.
     ///
     /// While the server cannot be read, the stream waits and reads again, and yields nothing.
+    ///
+    /// While a ``PostgresStoreService`` of the store's client runs, the stream ends with it: on a graceful shutdown
+    /// after one last read, so its last value holds every write committed before the shutdown; on a cancellation at
+    /// once. A stream made once the service ended ends at once, with no value.
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (values, output) = AsyncStream<T?>.makeStream()
         let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let payloads = Set(
             key.storedNames.map { PostgresKVTable.payload(namespace: storedNamespace, key: StoredText.stored($0)) }
         )
-        let subscription = notifications.subscribe(payloads: payloads, changed: changed) { [self] in try await prepare()
+        let prepareTable: @Sendable () async throws -> Void = { [self] in try await prepare() }
+        guard let subscription = notifications.subscribe(payloads: payloads, changed: changed, prepare: prepareTable)
+        else {
+            // The client's `PostgresStoreService` ended the stores' work: no stream starts until it runs again.
+            output.finish()
+            return values
         }
-        let reader = Task {
+        let reader = Task { [notifications] in
             // The first signal comes once the store listens, so the first read is followed by a notification of
-            // every later change.
+            // every later change. The signals end when the consumer stops, or when the service ends the stream
+            // (gracefully, after one more signal).
             var filter = KVStreamFilter<T>()
             for await _ in changes {
-                guard let value = await readForStream(key) else { return }
+                guard let value = await readForStream(key, subscription: subscription) else { break }
                 if filter.admits(value) { output.yield(value) }
             }
+            output.finish()
+            // Once no read of this stream is under way, so that a service that waits for its streams waits for it.
+            notifications.unsubscribe(subscription)
         }
-        output.onTermination = { [notifications] _ in
+        notifications.track(reader, of: subscription)
+        output.onTermination = { _ in
             reader.cancel()
             changed.finish()
-            notifications.unsubscribe(subscription)
         }
         return values
     }
 
     /// Reads `key` as `get(_:)` does, trying again after a pause while the server cannot be read; nil when
-    /// cancelled.
-    private func readForStream<T: Codable & Sendable>(_ key: KVKey<T>) async -> T?? {
+    /// cancelled, or when the read fails while the stream `subscription` is ending.
+    private func readForStream<T: Codable & Sendable>(_ key: KVKey<T>, subscription: Int) async -> T?? {
         while !Task.isCancelled {
             do {
                 return .some(try await get(key))
             } catch {
+                // Ending: the stream ends without this value rather than wait for the server.
+                if notifications.isEnding(subscription) { return nil }
                 try? await Task.sleep(for: NotificationHub.retryDelay)
             }
         }

@@ -46,7 +46,9 @@ public import PostgresNIO
 /// (``stream(_:)`` says which values may fold into one).
 /// The listening connection is taken from the client's pool while any stream of the store runs: give the client's
 /// pool (`maximumConnections`) one connection more than its other calls need for each store that streams, or
-/// those calls wait for a connection, up to `connectionWait`.
+/// those calls wait for a connection, up to `connectionWait`. On a server, add a ``PostgresStoreService`` of the client
+/// to the `ServiceGroup`: it runs the listening connections, and on a graceful shutdown ends every stream, each after
+/// one last read.
 ///
 /// ## Transactions
 /// The store is a `TransactionalKVStore`: every store on one `PostgresClient` (any table, any namespace) returns the
