@@ -84,8 +84,8 @@ extension StoreEvent {
         /// The bytes the call read: a value's JSON, a file's contents; nil when it read none (nothing was stored), or
         /// the store did not say (a `UserDefaults` value, a secret).
         public let bytesRead: Int?
-        /// The bytes the call wrote: a value's JSON, a file's contents; nil for a call that writes nothing, and for a
-        /// secret.
+        /// The bytes the call wrote: a value's JSON, a file's contents; nil for a call that writes nothing, for a call
+        /// that failed, and for a secret.
         public let bytesWritten: Int?
 
         /// When the call ended: ``start`` and ``duration``.

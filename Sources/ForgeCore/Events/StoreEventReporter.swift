@@ -53,7 +53,7 @@ package struct StoreEventReporter: Sendable {
             finish(operation, target, start, began, .succeeded, read: bytesRead(result), written: bytesWritten)
             return result
         } catch {
-            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: bytesWritten)
+            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: nil)
             throw error
         }
     }
@@ -84,7 +84,7 @@ package struct StoreEventReporter: Sendable {
             finish(operation, target, start, began, .succeeded, read: bytesRead(result), written: bytesWritten)
             return result
         } catch {
-            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: bytesWritten)
+            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: nil)
             throw error
         }
     }

@@ -14,8 +14,9 @@ extension SQLiteCrypt {
     /// The namespaces that hold a row of the secrets table in `database` (a header, secrets, or both), each as a
     /// store's ``namespace``, sorted; no master key is needed.
     ///
-    /// A namespace whose secrets were all removed is listed while its header row stays. Only reads, so it works on a
-    /// read-only database (``SQLiteDatabase/isReadOnly``): a table that does not exist holds none, and is not created.
+    /// A namespace whose secrets were all removed is listed while its header row stays. It reads the table and writes
+    /// nothing, so it works on a read-only database (``SQLiteDatabase/isReadOnly``), where a table that does not exist
+    /// holds none; a writable database opens as it does for any call of a store, making its missing tables.
     ///
     /// - Parameter database: The database, opened first when needed.
     /// - Returns: The namespaces, each once.
@@ -50,8 +51,8 @@ extension SQLiteCrypt {
     /// }
     /// ```
     ///
-    /// Only reads, so it works on a read-only database (``SQLiteDatabase/isReadOnly``): a missing table is not
-    /// created.
+    /// It reads the table and writes nothing, so it works on a read-only database (``SQLiteDatabase/isReadOnly``); a
+    /// writable database opens as it does for any call of a store, making its missing tables.
     ///
     /// - Parameters:
     ///   - database: The database, opened first when needed.

@@ -10,8 +10,9 @@ extension SQLiteFileStore {
 
     /// The namespaces that hold a file in `database`, each as a store's ``namespace``, sorted.
     ///
-    /// Only reads, so it works on a read-only database (``SQLiteDatabase/isReadOnly``): tables that do not exist hold
-    /// none, and are not created.
+    /// It reads the tables and writes nothing, so it works on a read-only database (``SQLiteDatabase/isReadOnly``),
+    /// where tables that do not exist hold none. A writable database opens as it does for any call of a store, making
+    /// its missing tables: to leave a file exactly as it is, give a read-only one.
     ///
     /// - Parameter database: The database, opened first when needed.
     /// - Returns: The namespaces, each once.

@@ -10,8 +10,9 @@ extension SQLiteKVStore {
 
     /// The namespaces that hold a value in `database`, each as a store's ``namespace``, sorted.
     ///
-    /// Only reads, so it works on a read-only database (``SQLiteDatabase/isReadOnly``): a table that does not exist
-    /// holds none, and is not created.
+    /// It reads the table and writes nothing, so it works on a read-only database (``SQLiteDatabase/isReadOnly``),
+    /// where a table that does not exist holds none. A writable database opens as it does for any call of a store,
+    /// making its missing tables: to leave a file exactly as it is, give a read-only one.
     ///
     /// ```swift
     /// let database = SQLiteDatabase(fileURL: fileURL, readOnly: true)
