@@ -58,6 +58,15 @@ struct BoundedFileStoreTests {
         }
     }
 
+    @Test func aFirstSaveThatReplacesAFileCountsTheFilesAlreadyStored() async throws {
+        let store = InMemoryFileStore()
+        for name in ["a", "b"] { try await store.save(Data(repeating: 1, count: 10), to: name) }
+        let cache = store.boundedCache(maxBytes: 20)
+        try await cache.save(Data(repeating: 2, count: 15), to: "a")
+        #expect(try await cache.list(in: "") == ["a"], "b made room for a's 5 more bytes")
+        #expect(try await cache.totalSize() == 15)
+    }
+
     @Test func theCountOfFilesIsBoundedToo() async throws {
         let cache = InMemoryFileStore().boundedCache(maxBytes: Self.roomy, maxFiles: 2)
         for name in ["a", "b", "c"] { try await cache.save(Data("x".utf8), to: "folder/\(name)") }

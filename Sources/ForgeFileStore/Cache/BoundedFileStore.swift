@@ -12,14 +12,17 @@ internal import ForgeCore
 /// ```
 ///
 /// A save that would take the store over the budget first removes the files used least recently (saved or loaded
-/// longest ago) until the new file fits; once it returns, ``FileStoring/totalSize()`` is within the budget (when no
-/// other save runs beside it). A file larger than the whole budget is refused with
-/// ``FileStoreError/writeFailed(path:reason:)`` and `FailureReason.outOfSpace`, and nothing is removed for it.
+/// longest ago) until the new file fits, so ``FileStoring/totalSize()`` stays within the budget, with saves running at
+/// once too (each counts its file's bytes from the moment it makes room). A save that cannot succeed fails before
+/// anything is removed: a file larger than the whole budget (``FileStoreError/writeFailed(path:reason:)`` with
+/// `FailureReason.outOfSpace`), a path that is a folder or has a file on its way.
 ///
 /// The policy is written once, above the store's contract, so every store evicts the same files for the same calls:
-/// the in-memory twin is a faithful cache in tests. Recency is this instance's: it starts, at the first call, from the
-/// files' modification dates (oldest first), and follows each save and load made through it. Files other processes
-/// write into the same storage are counted when this instance next starts. A removed file is gone for good, as a
+/// the in-memory twin is a faithful cache in tests. Recency is this instance's: it starts, at the first save, from the
+/// files' modification dates (oldest first; files of equal dates by path, and a disk dates files no finer than its
+/// clock, so after a restart the twin and the disk may differ for files saved in the same tick), and follows each save
+/// and load made through it. Files other processes write into the same storage are counted when this instance next
+/// starts, and files removed by them when a load or an eviction finds them gone. A removed file is gone for good, as a
 /// cache's files are: a save that fails after removing files to make room does not bring them back.
 public final class BoundedFileStore<Base: FileBackend>: Sendable {
     /// The store the files are kept in.
@@ -33,6 +36,7 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
 
     /// Keeps `base` within `maxBytes` bytes and, when given, `maxFiles` files.
     init(base: Base, maxBytes: Int, maxFiles: Int?) {
+        precondition(maxBytes >= 0 && (maxFiles ?? 0) >= 0, "a cache's budget is never negative")
         self.base = base
         self.maxBytes = maxBytes
         self.maxFiles = maxFiles
@@ -50,16 +54,15 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
         }
     }
 
-    /// Notes that the file at `path`, of `size` bytes, was used now.
+    /// Notes that the file at `path`, of `size` bytes, was used now; nothing before the first save reads the store.
     private func use(_ path: String, size: Int) {
         recency.withLock { $0?.use(path, size: size) }
     }
 }
 
 extension BoundedFileStore: FileStoring, FileBackend {
-    /// The contents of the file at `path`, noted as used now.
+    /// The contents of the file at `path`, noted as used now (once the cache knows its files: from its first save).
     public nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
-        _ = try await knownFiles()
         guard let data = try await base.contents(at: path) else {
             recency.withLock { $0?.forget(path.string) }
             return nil
@@ -70,32 +73,76 @@ extension BoundedFileStore: FileStoring, FileBackend {
 
     /// Removes the least recently used files until `data` fits the budget, then stores it at `path`.
     ///
+    /// A save that cannot succeed (too large, no file allowed, a file already there that it may not replace, a folder
+    /// at `path`, a file on its way) fails before anything is removed. The new file's bytes are counted from the
+    /// moment its room is made, so saves that run at once never make room for more than the budget together.
+    ///
     /// - Throws: ``FileStoreError/writeFailed(path:reason:)`` with `FailureReason.outOfSpace` when `data` alone is
-    ///   larger than the budget or the budget holds no file (nothing is removed),
-    ///   ``FileStoreError/alreadyExists(path:)`` when `replacing` is false and a file is there (nothing is removed),
-    ///   or what the store throws for the write or a removal.
+    ///   larger than the budget, the budget holds no file, or saves in progress hold the room it needs;
+    ///   ``FileStoreError/alreadyExists(path:)`` when `replacing` is false and a file is there; `writeFailed` with
+    ///   `isFolder` or `parentIsFile`; or `writeFailed` with the reason the store could not list or remove a file, or
+    ///   what it throws for the write.
     public nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+        let key = path.string
         guard data.count <= maxBytes, maxFiles.map({ $0 > 0 }) ?? true else {
-            throw FileStoreError.writeFailed(path: path.string, reason: .outOfSpace)
+            throw FileStoreError.writeFailed(path: key, reason: .outOfSpace)
         }
-        // A save that cannot replace fails before anything is removed to make room for it.
-        if !replacing, base.hasFile(at: path) { throw FileStoreError.alreadyExists(path: path.string) }
-        _ = try await knownFiles()
-        let victims = recency.withLock { known in
-            known?.leastRecentlyUsed(makingRoomFor: data.count, at: path.string, maxBytes: maxBytes, maxFiles: maxFiles)
-                ?? []
+        try await refuseBeforeMakingRoom(at: path, replacing: replacing)
+        do {
+            _ = try await knownFiles()
+        } catch {
+            throw Self.writeFailed(key, error)
         }
-        for victim in victims {
-            _ = try await base.removeFile(at: StoredFilePath(validating: victim))
-            recency.withLock { $0?.forget(victim) }
+        let reserved = recency.withLock { known in
+            known?.reserve(data.count, at: key, maxBytes: maxBytes, maxFiles: maxFiles)
         }
-        try await base.write(data, at: path, replacing: replacing)
-        use(path.string, size: data.count)
+        guard let reserved else { throw FileStoreError.writeFailed(path: key, reason: .outOfSpace) }
+        do {
+            for victim in reserved.victims {
+                // A victim saved again since it was chosen is kept: it is a newer file than the one chosen.
+                guard !recency.withLock({ $0?.isInUse(victim.path) ?? false }) else { continue }
+                do {
+                    _ = try await base.removeFile(at: StoredFilePath(validating: victim.path))
+                } catch {
+                    recency.withLock { $0?.use(victim.path, size: victim.size) }
+                    throw Self.writeFailed(key, error)
+                }
+            }
+            try await base.write(data, at: path, replacing: replacing)
+        } catch {
+            recency.withLock { $0?.finishSaving(key, keeping: .some(reserved.previous)) }
+            throw error
+        }
+        recency.withLock { $0?.finishSaving(key, keeping: nil) }
+    }
+
+    /// The error of a save of `path` that failed as the cache listed or removed files for it: `writeFailed` naming
+    /// `path`, with the store's reason.
+    private static func writeFailed(_ path: String, _ error: any Error) -> FileStoreError {
+        .writeFailed(path: path, reason: (error as? FileStoreError)?.reason ?? .other("\(error)"))
+    }
+
+    /// Throws what a write of `path` would fail with for a reason removing files cannot change: a file there that it
+    /// may not replace, a folder at `path`, a file on its way; a listing that fails is `writeFailed` naming `path`.
+    private nonisolated(nonsending) func refuseBeforeMakingRoom(at path: StoredFilePath, replacing: Bool) async throws {
+        if base.hasFile(at: path) {
+            guard replacing else { throw FileStoreError.alreadyExists(path: path.string) }
+            return
+        }
+        for folder in path.enclosingFolders where base.hasFile(at: try StoredFilePath(validating: folder)) {
+            throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile)
+        }
+        let entries: [String]
+        do {
+            entries = try await base.entryNames(in: StoredFilePath(validatingFolder: path.string))
+        } catch {
+            throw Self.writeFailed(path.string, error)
+        }
+        if !entries.isEmpty { throw FileStoreError.writeFailed(path: path.string, reason: .isFolder) }
     }
 
     /// Removes the file at `path`.
     public nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
-        _ = try await knownFiles()
         let removed = try await base.removeFile(at: path)
         recency.withLock { $0?.forget(path.string) }
         return removed
@@ -140,8 +187,8 @@ extension FileBackend {
     /// used files before a save that would go over: see ``BoundedFileStore``.
     ///
     /// - Parameters:
-    ///   - maxBytes: The most bytes the files may hold together.
-    ///   - maxFiles: The most files the store may hold, or nil for no limit.
+    ///   - maxBytes: The most bytes the files may hold together; not negative.
+    ///   - maxFiles: The most files the store may hold, or nil for no limit; not negative.
     /// - Returns: The cache, which keeps its files in this store.
     public func boundedCache(maxBytes: Int, maxFiles: Int? = nil) -> BoundedFileStore<Self> {
         BoundedFileStore(base: self, maxBytes: maxBytes, maxFiles: maxFiles)
