@@ -25,7 +25,8 @@ extension ForgeConfigProvider: ConfigProvider {
         return try lookup.result(for: key, storeKey: storeKey, type: type, stored: stored)
     }
 
-    /// Reads `key` from the store, read as `type`, and updates the snapshot with it.
+    /// Reads `key` from the store, read as `type`, and updates the snapshot with it, unless the provider follows the
+    /// key: then its stream keeps the snapshot.
     ///
     /// - Parameters:
     ///   - key: The configuration key, read from the store key ``storeKey(for:)`` names.
@@ -42,7 +43,11 @@ extension ForgeConfigProvider: ConfigProvider {
             return state.version
         }
         let stored = try await store.get(KVKey<StoredConfigValue>(storeKey))
-        state.withLock { $0.apply([(storeKey, stored)], unchangedSince: since, lookup: lookup) }
+        // A followed key's snapshot value is its stream's: a read between two quick writes may see a value the stream
+        // folds away, which must not stay in the snapshot.
+        if !followers.isFollowing(storeKey) {
+            state.withLock { $0.apply([(storeKey, stored)], unchangedSince: since, lookup: lookup) }
+        }
         return try lookup.result(for: key, storeKey: storeKey, type: type, stored: stored)
     }
 

@@ -127,8 +127,8 @@ public final class ForgeConfigProvider: Sendable {
     /// tells the watchers of what changed.
     ///
     /// Call it before the first read when the provider does not run as a service, or to refresh a provider that
-    /// follows no key. A key that changed while the load read the store keeps the value its stream brought, which is
-    /// at least as recent.
+    /// follows no key. A key the provider follows keeps the value its stream brings: a read that raced two quick
+    /// writes may see a value the stream folds away.
     ///
     /// - Throws: The store's error (`KVStoreError.listFailed(underlying:)` or `KVStoreError.readFailed(key:underlying:)`)
     ///   when it cannot be read; the snapshot is left as it was.
@@ -141,9 +141,13 @@ public final class ForgeConfigProvider: Sendable {
             changes.append((storeKey, try await store.get(KVKey<StoredConfigValue>(storeKey))))
         }
         let found = Set(storeKeys)
+        // A followed key's snapshot value is its stream's (see `fetchValue(forKey:type:)`).
+        changes.removeAll { followers.isFollowing($0.storeKey) }
         state.withLock { state in
             // What the snapshot holds and the store no longer does was removed.
-            for storeKey in state.values.keys where !found.contains(storeKey) { changes.append((storeKey, nil)) }
+            for storeKey in state.values.keys where !found.contains(storeKey) && !followers.isFollowing(storeKey) {
+                changes.append((storeKey, nil))
+            }
             state.apply(changes, unchangedSince: since, lookup: lookup)
             state.loaded(storeKeys)
         }

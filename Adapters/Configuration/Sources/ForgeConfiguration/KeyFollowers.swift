@@ -27,6 +27,12 @@ final class KeyFollowers: Sendable {
         }
     }
 
+    /// Whether `storeKey` has a task following it: its stream then brings each of its changes to the snapshot, and a
+    /// read that raced those changes must not.
+    func isFollowing(_ storeKey: String) -> Bool {
+        followers.withLock { $0[storeKey] != nil }
+    }
+
     /// Gives up one hold of `storeKey`; the last one cancels the key's task and returns it.
     func release(_ storeKey: String) -> Task<Void, Never>? {
         followers.withLock { followers in
