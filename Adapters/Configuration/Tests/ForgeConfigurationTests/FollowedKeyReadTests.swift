@@ -38,8 +38,9 @@ struct FollowedKeyReadTests {
     }
 }
 
-/// An in-memory store whose next read of "k", once armed, runs between two writes of another server: it sees 2, and
-/// the store holds 1 again when it returns. Neither write is told to the provider's stream, as a stream that folds
+/// An in-memory store whose next read of "k", once armed, runs between two writes of another server.
+///
+/// The read sees 2, and the store holds 1 again when it returns. Neither write is told to the provider's stream, as a stream that folds
 /// them into one read of 1 tells nothing new.
 private final class RacingStore: KVStoring, KVBackend {
     let inner = InMemoryKVStore()
