@@ -10,10 +10,11 @@ import Glibc
 #endif
 
 extension ReliabilitySuites {
-    /// A vault whose master key is being changed by a `ForgeCrashWriter rotate` child, which dies part-way: after each
-    /// step in turn (its own `_exit`), and SIGKILLed at moments that change each time. After each death every secret
-    /// opens with the old key or the new one, and running the rotation again finishes it; a store of either key, and
-    /// another rotation, then behave as `EncryptedFileCrypt` says.
+    /// A vault whose master key is changed by a `ForgeCrashWriter rotate` child that dies part-way.
+    ///
+    /// The child dies after each step in turn (its own `_exit`), and is SIGKILLed at moments that change each time.
+    /// After each death every secret opens with the old key or the new one, and running the rotation again finishes
+    /// it; a store of either key, and another rotation, then behave as `EncryptedFileCrypt` says.
     ///
     /// `FORGE_CRASH_ITERATIONS` sets the number of kills (default 30).
     @Suite("Vault rotation crashes")
