@@ -1,60 +1,19 @@
 internal import ForgeCore
 internal import Foundation
 
-/// Changing the master key of a vault: a new key file, symmetric key or passphrase (a user changing a passphrase is
-/// the app's case), while readers keep working.
-///
-/// ```swift
-/// // An app: the user changes the passphrase.
-/// let secrets = try secrets.rotateMasterKey(to: .passphrase(newPassphrase))
-/// // A tool or a server, on a vault it has not opened.
-/// try EncryptedFileCrypt.rotateMasterKey(
-///     directory: .custom(dataFolder),
-///     namespace: "secrets",
-///     from: .keyFile(oldKeyURL),
-///     to: .keyFile(newKeyURL)
-/// )
-/// ```
-///
-/// ## How it goes
-/// Every item is sealed again under keys derived from the new master key, and the old items are removed, in three
-/// phases each ending in one header written atomically and flushed:
-/// 1. The header records the rotation: the new key's kind, passphrase parameters and key-check value, the old master
-///    key sealed under the new one, and the number of items. Before this, every item is opened with the old key:
-///    one that does not open (or that has no key name sealed in it: see ``storedNames()``) stops the rotation with
-///    nothing changed.
-/// 2. Each item is sealed under the new key beside the old one (its file named by the new key's hash); the copies
-///    are flushed, then the header becomes the new key's, still recording the old key: the rotation has switched.
-/// 3. The old key's items are removed, then the header settles on the new key alone.
-///
-/// ## Readers and writers meanwhile
-/// Reads go on in this process and in others. Until the switch, a store opened with the old key reads every item
-/// (the old items all stay until then), and one opened with the new key reads the resealed items and, through the old
-/// key sealed in the header, the others. After the switch, only the new key opens the vault: a store still on the old
-/// key throws ``CryptStoreError/masterKeyRotated(path:)`` where it would otherwise read "not stored", and a new open
-/// with the old key throws it too. The rotation holds the vault folder's exclusive lock (`flock`) from start to end,
-/// and every write and removal takes it shared without waiting: while a rotation runs, or after one was interrupted
-/// until it is run again, they throw ``CryptStoreError/rotationInProgress(path:)`` and change nothing. ``itemCount()``
-/// is the count the header recorded when the rotation began.
-///
-/// ## Interruptions
-/// A crash, a power loss or a SIGKILL at any point leaves every secret readable with the old key (before the switch)
-/// or the new key (from the switch on), and running the rotation again finishes it: with the same call, or with the
-/// static form, which opens the vault with either key. A store opened with the new key finishes an interrupted
-/// rotation before it starts another. Another rotation asked of a store on the old key, while one to another key is
-/// under way and has not switched, replaces it (the old key still opens every item): its copies are removed first.
-/// Two rotations never run at once: the second waits for the lock, then finds where the first left the vault.
-///
-/// ## Costs
-/// Each item is read twice and written once, then removed; the folder holds both copies until the end. A passphrase
-/// is stretched for the new key (and, to tell whether it is the current one, with the vault's parameters too).
+// Changing the master key of a vault: see the "Changing the master key" article (RotatingTheMasterKey.md) for the
+// phases, what readers and writers see meanwhile, and interruptions.
 extension EncryptedFileCrypt {
     /// Seals every item of this vault again under `newKey`, in this process, and returns the store opened with it.
     ///
     /// This store, and every other store still opened with the old key, stops opening the vault once the rotation
     /// switches: use the store returned. When the vault already has `newKey` and no rotation is under way, nothing is
     /// changed and the store returned is opened with it; an interrupted rotation is finished first. See
-    /// ``EncryptedFileCrypt`` for the phases, what readers see meanwhile, and interruptions.
+    /// <doc:RotatingTheMasterKey> for the phases, what readers and writers see meanwhile, and interruptions.
+    ///
+    /// ```swift
+    /// secrets = try secrets.rotateMasterKey(to: .passphrase(newPassphrase))
+    /// ```
     ///
     /// - Parameters:
     ///   - newKey: The new master key. A key file that does not exist is created, owner-only; a passphrase gets a

@@ -51,6 +51,11 @@ internal import ForgeCore
 /// of every item's version, written and flushed beside each item on every `set`; keep revocation lists on a
 /// server, not in the vault, where that matters.
 ///
+/// ## Changing the master key
+/// ``rotateMasterKey(to:progress:)`` seals every item again under a new key file, symmetric key or passphrase, while
+/// readers keep working; a crash at any point leaves every secret readable, and running it again finishes it. See
+/// <doc:RotatingTheMasterKey>.
+///
 /// ## Permissions and durability
 /// The folder is `0700` and every file `0600`, also after an item is replaced: a write goes to a new
 /// owner-only temporary file that is renamed over the item. A vault folder that already exists with other

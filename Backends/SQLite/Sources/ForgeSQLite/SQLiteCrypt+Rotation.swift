@@ -2,31 +2,8 @@ public import ForgeCrypt
 internal import Foundation
 internal import GRDB
 
-/// Changing the master key of a namespace's secrets: a new key file, symmetric key or passphrase (a user changing a
-/// passphrase is the app's case), while readers keep working.
-///
-/// ```swift
-/// let secrets = SQLiteCrypt(database: database, namespace: "auth", masterKey: .passphrase(old))
-/// let rotated = try secrets.rotateMasterKey(to: .passphrase(new))
-/// ```
-///
-/// ## In one transaction
-/// Unlike the vault, which has no transactions and goes through phases its header records, the SQLite store reseals
-/// every item, removes the old rows and writes the new header in one immediate transaction: a crash, a power loss or
-/// a SIGKILL at any point leaves the namespace on the old key (SQLite rolls the transaction back) or on the new one,
-/// never between, and running the rotation again does it, or finds it done. The new key is made ready before the
-/// transaction begins (a new key file created, a passphrase stretched), so the transaction holds the writer only to
-/// seal and write.
-///
-/// ## Readers and writers meanwhile
-/// Readers go on with the old key until the commit, on the snapshot they read from (the database is in WAL mode).
-/// Writers of any store of the database wait for the commit, up to ``SQLiteDatabase/busyTimeout`` for another
-/// connection. Once it commits, a store still on the old key throws `CryptStoreError.masterKeyRotated(path:)` from
-/// every call that would otherwise read "not stored" or write, and a store opened with the old key throws it too (or
-/// `CryptStoreError.wrongMasterKey(path:createdWith:)`): open one with the new key, or use the store returned.
-///
-/// A namespace whose header records a rotation in phases (as a vault's does) is finished in the same transaction by a
-/// store of its new key. Other namespaces, and every other table, are not touched.
+// Changing the master key of a namespace's secrets, in one transaction: see "Changing the master key" in the
+// module's documentation (ForgeSQLite.md) for what readers, writers and a crash see.
 extension SQLiteCrypt {
     /// Seals every secret of this namespace again under `newKey`, in one transaction, and returns the store opened with
     /// it.
@@ -34,6 +11,16 @@ extension SQLiteCrypt {
     /// This store, and every other store still on the old key, stops opening the namespace when the transaction
     /// commits: use the store returned. When the namespace already has `newKey` (a rotation run again), nothing is
     /// changed and the store returned is opened with it.
+    ///
+    /// Every secret is resealed, the old rows removed and the new header written in one immediate transaction: a crash
+    /// at any point leaves the namespace on the old key or the new one. Readers go on with the old key until the
+    /// commit; writers wait for it. A namespace whose header records a rotation in phases (the vault's design) is
+    /// finished by a store of its new key first.
+    ///
+    /// ```swift
+    /// let secrets = SQLiteCrypt(database: database, namespace: "auth", masterKey: .passphrase(old))
+    /// let rotated = try secrets.rotateMasterKey(to: .passphrase(new))
+    /// ```
     ///
     /// - Parameters:
     ///   - newKey: The new master key. A key file that does not exist is created, owner-only; a passphrase gets a new
