@@ -68,7 +68,8 @@ let package = Package(
             path: "Benchmarks/KVBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // SQLiteKVStore beside a key-value table in GRDB, at equal durability.
+        // SQLiteKVStore beside a key-value table in GRDB, at equal durability; a rotation of SQLiteCrypt's master key
+        // beside the same work in one GRDB transaction.
         .executableTarget(
             name: "SQLiteBenchmarks",
             dependencies: [
@@ -76,6 +77,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ForgeSQLite", package: "ForgeSQLite"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/SQLiteBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

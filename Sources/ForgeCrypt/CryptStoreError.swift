@@ -27,6 +27,17 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
     /// The folder at `path` holds another vault than the one this store opened: it was removed and a vault
     /// was created there again. Nothing was written or removed; open the store again.
     case vaultReplaced(path: String)
+    /// The master key of the vault at `path` is being changed (see ``EncryptedFileCrypt/rotateMasterKey(to:progress:)``),
+    /// or a change was interrupted: the write or removal was refused, and nothing changed. Reads go on, with the old
+    /// key or the new one.
+    ///
+    /// Also thrown by a rotation to another key than the one under way, asked of a store that cannot finish the one
+    /// under way. Run the rotation under way again to finish it; writes work again once it ends.
+    case rotationInProgress(path: String)
+    /// The master key of the vault at `path` was changed since this store opened it, or this store's key is the old
+    /// key of a rotation that has switched to its new key: the key no longer opens the vault. Nothing was changed;
+    /// open the store again with the new master key.
+    case masterKeyRotated(path: String)
     /// The stored item for `key` failed authentication: it was changed, damaged, or copied from another
     /// item's place. The file is left as it is.
     ///
@@ -72,9 +83,8 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
             key
         case .notAccessibleNow(let key), .missingEntitlement(let key), .unexpectedStatus(let key, _):
             key
-        case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .corruptVault, .insecureKeyFile, .invalidMasterKey,
-            .openFailed,
-            .removeAllFailed, .listFailed:
+        case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .rotationInProgress, .masterKeyRotated, .corruptVault,
+            .insecureKeyFile, .invalidMasterKey, .openFailed, .removeAllFailed, .listFailed:
             nil
         }
     }
@@ -86,8 +96,9 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
         case .openFailed(_, let reason), .readFailed(_, let reason), .writeFailed(_, let reason),
             .removeFailed(_, let reason), .removeAllFailed(let reason), .listFailed(let reason):
             reason
-        case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .tamperedItem, .corruptVault, .insecureKeyFile,
-            .invalidMasterKey, .encodingFailed, .decodingFailed, .notAccessibleNow, .missingEntitlement,
+        case .wrongMasterKey, .keyFileNotFound, .vaultReplaced, .rotationInProgress, .masterKeyRotated, .tamperedItem,
+            .corruptVault, .insecureKeyFile, .invalidMasterKey, .encodingFailed, .decodingFailed, .notAccessibleNow,
+            .missingEntitlement,
             .unexpectedStatus:
             nil
         }
@@ -105,6 +116,12 @@ public enum CryptStoreError: LocalizedError, Sendable, Hashable {
         case .vaultReplaced(let path):
             "The folder '\(path)' now holds another vault than this store opened; nothing was changed "
                 + "(open the store again)"
+        case .rotationInProgress(let path):
+            "The master key of the vault at '\(path)' is being changed, or a change was interrupted: nothing was "
+                + "changed (reads go on; run the rotation again to finish it)"
+        case .masterKeyRotated(let path):
+            "The master key of the vault at '\(path)' was changed: this key no longer opens it (open it again with "
+                + "the new master key)"
         case .tamperedItem(let key):
             "The secret for key '\(key)' failed authentication: it was changed, damaged or swapped"
         case .corruptVault(let path, let reason):

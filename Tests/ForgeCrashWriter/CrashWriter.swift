@@ -12,8 +12,9 @@ import Foundation
 /// test never leaves it running. `ForgeCrashWriter <folder> open` only opens every store, as an app's next
 /// start would (which removes what crashed writers left), and exits. Exit status 2 means bad arguments, 3
 /// a failed store call. `ForgeCrashWriter defaults …` makes one `UserDefaultsKVStore` call instead (see
-/// ``DefaultsCommand``), `ForgeCrashWriter kv …` writes to a `DiskKVStore` (see ``KVCommand``), and `ForgeCrashWriter files …` to a
-/// `DiskFileStore` (see ``FilesCommand``).
+/// ``DefaultsCommand``), `ForgeCrashWriter kv …` writes to a `DiskKVStore` (see ``KVCommand``), `ForgeCrashWriter files …` to a
+/// `DiskFileStore` (see ``FilesCommand``), and `ForgeCrashWriter rotate …` changes a vault's master key (see
+/// ``RotateCommand``).
 @main
 enum CrashWriter {
     static func main() async {
@@ -30,6 +31,15 @@ enum CrashWriter {
         if arguments.count > 1, arguments[1] == "files" {
             do {
                 guard try await FilesCommand.run(Array(arguments.dropFirst(2))) else { exit(2) }
+            } catch {
+                FileHandle.standardError.write(Data("ForgeCrashWriter: \(error)\n".utf8))
+                exit(3)
+            }
+            return
+        }
+        if arguments.count > 1, arguments[1] == "rotate" {
+            do {
+                guard try RotateCommand.run(Array(arguments.dropFirst(2))) else { exit(2) }
             } catch {
                 FileHandle.standardError.write(Data("ForgeCrashWriter: \(error)\n".utf8))
                 exit(3)

@@ -10,6 +10,8 @@ struct CryptStoreErrorTests {
             (.wrongMasterKey(path: "/v", createdWith: .passphrase), ["/v", "master key", "a passphrase"]),
             (.wrongMasterKey(path: "/v", createdWith: nil), ["/v", "a key file or a symmetric key"]),
             (.keyFileNotFound(path: "/k", vaultPath: "/v"), ["/k", "/v", "does not exist"]),
+            (.rotationInProgress(path: "/v"), ["/v", "being changed", "run the rotation again"]),
+            (.masterKeyRotated(path: "/v"), ["/v", "was changed", "new master key"]),
             (.tamperedItem(key: "auth.access"), ["auth.access", "authentication"]),
             (.corruptVault(path: "/v", reason: "unknown format 9"), ["/v", "unknown format 9"]),
             (.insecureKeyFile(path: "/k", permissions: 0o644), ["/k", "0644"]),
@@ -35,6 +37,8 @@ struct CryptStoreErrorTests {
         #expect(CryptStoreError.notAccessibleNow(key: "b").key == "b")
         #expect(CryptStoreError.unexpectedStatus(key: nil, status: -1).key == nil)
         #expect(CryptStoreError.wrongMasterKey(path: "/v", createdWith: .keyFile).key == nil)
+        #expect(CryptStoreError.rotationInProgress(path: "/v").key == nil)
+        #expect(CryptStoreError.masterKeyRotated(path: "/v").reason == nil)
         #expect(CryptStoreError.listFailed(underlying: .ioError).key == nil)
     }
 

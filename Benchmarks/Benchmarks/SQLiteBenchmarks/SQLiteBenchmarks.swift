@@ -1,8 +1,10 @@
 import Benchmark
 import BenchmarkSupport
+import Crypto
 import ForgeSQLite
 import Foundation
 import GRDB
+import Synchronization
 
 // SQLiteKVStore beside GRDB's own key-value table (`kv(key TEXT PRIMARY KEY, value BLOB)` in a DatabasePool, one
 // INSERT OR REPLACE per set), at equal durability: `.atomic` against WAL with `synchronous = NORMAL`, `.flushed`
@@ -154,6 +156,127 @@ let benchmarks: @Sendable () -> Void = {
         try await diskFiles.save(kiB, to: "doc-1KiB.bin")
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try await diskFiles.load("doc-1KiB.bin")) }
+    }
+
+    // MARK: Secrets: a change of master key of a namespace of 10,000 secrets, to a new symmetric key, in one
+    // transaction, `.flushed`, beside GRDB: one transaction (WAL, `synchronous = FULL`) that reads the rows, opens and
+    // seals each with swift-crypto under the other key, and replaces each row by one under a new name, with cached
+    // statements. Each iteration is a whole rotation, to the other key.
+
+    let rotation = Benchmark.Configuration(
+        metrics: [.wallClock],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(60),
+        maxIterations: 10
+    )
+    Benchmark("crypt.sqlite.rotate.10000:ours", configuration: rotation) { benchmark in
+        let secrets = RotatedSecrets.shared
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try secrets.rotate() }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("crypt.sqlite.rotate.10000:GRDB", configuration: rotation) { benchmark in
+        let peer = try RotatedRows.shared()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try peer.rotate() }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// A namespace of 10,000 secrets, made when its benchmark first uses it (outside its measurement), moved to the other
+/// of two keys by each ``rotate()``.
+private final class RotatedSecrets: Sendable {
+    static let count = 10_000
+    static let secret = String(repeating: "s3cr3t-", count: 9)
+    static let shared = RotatedSecrets()
+
+    private let keys = [SymmetricKey(size: .bits256), SymmetricKey(size: .bits256)]
+    /// The store, opened with the key the namespace has now, and that key's index.
+    private let current: Mutex<(store: SQLiteCrypt, key: Int)>
+
+    private init() {
+        let database = SQLiteDatabase(
+            fileURL: Scratch.folder("crypt-sqlite-rotation").appendingPathComponent("ours.sqlite")
+        )
+        let store = SQLiteCrypt(database: database, namespace: "bench", masterKey: .symmetric(keys[0]))
+        try? StorageTransaction.run { transaction in
+            for index in 0..<Self.count {
+                try transaction.set(Self.secret, for: CryptKey<String>(key: "api-token-\(index)"), in: store)
+            }
+        }
+        current = Mutex((store, 0))
+    }
+
+    /// Moves the namespace to the other key.
+    func rotate() throws {
+        try current.withLock { current in
+            let next = 1 - current.key
+            current.store = try current.store.rotateMasterKey(to: .symmetric(keys[next]))
+            current.key = next
+        }
+    }
+}
+
+/// The peer of a rotation: a table of 10,000 sealed rows in GRDB, each replaced in one transaction by the same secret
+/// sealed under the other key, under the other of two names.
+private final class RotatedRows: Sendable {
+    private static let made = Mutex<RotatedRows?>(nil)
+
+    private let pool: DatabasePool
+    private let keys = [SymmetricKey(size: .bits256), SymmetricKey(size: .bits256)]
+    /// The key the rows are sealed under now.
+    private let current = Mutex(0)
+
+    /// The peer, made on first use.
+    static func shared() throws -> RotatedRows {
+        try made.withLock { made in
+            if let made { return made }
+            let peer = try RotatedRows()
+            made = peer
+            return peer
+        }
+    }
+
+    private init() throws {
+        pool = try DatabasePool(path: Scratch.folder("crypt-sqlite-rotation-grdb").path + "/grdb.sqlite")
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let secret = Data(RotatedSecrets.secret.utf8)
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE secrets (item TEXT PRIMARY KEY, sealed BLOB NOT NULL) WITHOUT ROWID")
+            for index in 0..<RotatedSecrets.count {
+                let sealed = try AES.GCM.seal(secret, using: keys[0], authenticating: Data("0.\(index)".utf8))
+                try db.execute(
+                    sql: "INSERT INTO secrets (item, sealed) VALUES (?, ?)",
+                    arguments: ["0.\(index)", sealed.combined ?? Data()]
+                )
+            }
+        }
+    }
+
+    /// Moves every row to the other key.
+    func rotate() throws {
+        try current.withLock { key in
+            let next = 1 - key
+            try pool.write { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT item, sealed FROM secrets")
+                let delete = try db.cachedStatement(sql: "DELETE FROM secrets WHERE item = ?")
+                let insert = try db.cachedStatement(sql: "INSERT INTO secrets (item, sealed) VALUES (?, ?)")
+                for row in rows {
+                    let item: String = row["item"]
+                    let newItem = "\(next)" + item.dropFirst()
+                    let secret = try AES.GCM.open(
+                        AES.GCM.SealedBox(combined: row["sealed"] as Data),
+                        using: keys[key],
+                        authenticating: Data(item.utf8)
+                    )
+                    let sealed = try AES.GCM.seal(secret, using: keys[next], authenticating: Data(newItem.utf8))
+                    try delete.execute(arguments: [item])
+                    try insert.execute(arguments: [newItem, sealed.combined ?? Data()])
+                }
+            }
+            key = next
+        }
     }
 }
 

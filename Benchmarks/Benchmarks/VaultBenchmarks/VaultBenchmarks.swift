@@ -3,6 +3,7 @@ import BenchmarkSupport
 import Crypto
 import ForgeCrypt
 import Foundation
+import Synchronization
 
 // The encrypted vault beside its limit: the same file I/O (temp+fsync+rename+fsync of the folder for a write)
 // and AES-GCM through swift-crypto directly. Names are `group:variant`.
@@ -81,6 +82,119 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try opened.get(LargeVault.key))
         }
         benchmark.stopMeasurement()
+    }
+
+    // MARK: A change of master key of a vault of 10,000 items, to a new symmetric key, beside the limit: each item read,
+    // opened and sealed under the new key with swift-crypto, written beside the old one without a flush, the new
+    // items flushed one by one and the folder once, the old ones removed and the folder flushed, and three small
+    // flushed writes (the rotation's start, switch and end). Each iteration is a whole rotation, to the other key.
+
+    let rotation = Benchmark.Configuration(
+        metrics: [.wallClock],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(60),
+        maxIterations: 10
+    )
+    Benchmark("vault.rotate.10000:ours", configuration: rotation) { benchmark in
+        let vault = RotatedVault.shared
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try vault.rotate() }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("vault.rotate.10000:limit", configuration: rotation) { benchmark in
+        let limit = RotationLimit.shared
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try limit.rotate() }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// A vault of 10,000 secrets, made when its benchmark first uses it (outside its measurement), moved to the other of
+/// two keys by each ``rotate()``.
+private final class RotatedVault: Sendable {
+    static let count = 10_000
+    static let shared = RotatedVault()
+
+    private let keys = [SymmetricKey(size: .bits256), SymmetricKey(size: .bits256)]
+    /// The store, opened with the key the vault has now, and that key's index.
+    private let current: Mutex<(store: EncryptedFileCrypt?, key: Int)>
+
+    private init() {
+        let store = try? EncryptedFileCrypt(
+            directory: .custom(Scratch.folder("vault-rotation")),
+            namespace: "vault",
+            masterKey: .symmetric(keys[0])
+        )
+        let secret = String(repeating: "s3cr3t-", count: 9)
+        for index in 0..<Self.count { try? store?.set(secret, for: CryptKey<String>(key: "api-token-\(index)")) }
+        current = Mutex((store, 0))
+    }
+
+    /// Moves the vault to the other key.
+    func rotate() throws {
+        try current.withLock { current in
+            let next = 1 - current.key
+            current.store = try current.store?.rotateMasterKey(to: .symmetric(keys[next]))
+            current.key = next
+        }
+    }
+}
+
+/// The limit of a rotation: 10,000 sealed files, each read, opened, sealed under the other key and written under the
+/// other of two names, with swift-crypto and POSIX calls, and no check of anything.
+private final class RotationLimit: Sendable {
+    static let shared = RotationLimit()
+
+    private let folder = Scratch.folder("vault-rotation-limit").path
+    private let keys = [SymmetricKey(size: .bits256), SymmetricKey(size: .bits256)]
+    /// The key the files are sealed under now.
+    private let current = Mutex(0)
+
+    private init() {
+        let secret = Data(String(repeating: "s3cr3t-", count: 9).utf8)
+        for index in 0..<RotatedVault.count {
+            let sealed = try? AES.GCM.seal(secret, using: keys[0], authenticating: Data("item-\(index)".utf8))
+            Limit.writeFlushed(sealed?.combined ?? Data(), toPath: path(index, 0))
+        }
+    }
+
+    private func path(_ index: Int, _ key: Int) -> String {
+        "\(folder)/item-\(index).\(key)"
+    }
+
+    /// Moves every file to the other key.
+    func rotate() throws {
+        try current.withLock { key in
+            let next = 1 - key
+            Limit.writeFlushed(Data("start".utf8), toPath: folder + "/header")
+            for index in 0..<RotatedVault.count {
+                guard let file = Limit.readFile(atPath: path(index, key)) else { continue }
+                let associatedData = Data("item-\(index)".utf8)
+                let secret = try AES.GCM.open(
+                    AES.GCM.SealedBox(combined: file),
+                    using: keys[key],
+                    authenticating: associatedData
+                )
+                let sealed = try AES.GCM.seal(secret, using: keys[next], authenticating: associatedData)
+                Limit.writeAtomically(sealed.combined ?? Data(), toPath: path(index, next))
+            }
+            for index in 0..<RotatedVault.count { Self.flush(path(index, next), flags: O_RDONLY) }
+            Self.flush(folder, flags: O_RDONLY | O_DIRECTORY)
+            Limit.writeFlushed(Data("switch".utf8), toPath: folder + "/header")
+            for index in 0..<RotatedVault.count { unlink(path(index, key)) }
+            Self.flush(folder, flags: O_RDONLY | O_DIRECTORY)
+            Limit.writeFlushed(Data("end".utf8), toPath: folder + "/header")
+            key = next
+        }
+    }
+
+    /// Opens `path`, flushes it to the device and closes it.
+    private static func flush(_ path: String, flags: Int32) {
+        let fd = open(path, flags | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
     }
 }
 

@@ -10,6 +10,6 @@ struct Forge: AsyncParsableCommand {
             per key), file stores, and encrypted vaults (a vault.json header and .secret items). The demo \
             uses <root>/settings, <root>/files and <root>/secrets, with the vault's key in <root>/master.key.
             """,
-        subcommands: [DemoCommand.self, InspectCommand.self, KVCommand.self, FilesCommand.self]
+        subcommands: [DemoCommand.self, InspectCommand.self, KVCommand.self, FilesCommand.self, VaultCommand.self]
     )
 }

@@ -20,8 +20,12 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
     case missingKeyFile(String)
     /// No secret is stored under the `--reveal` keys in any of the vaults inspected (which may be none).
     case missingSecrets([String], vaults: [String])
-    /// Both `--key-file` and `--passphrase` were given.
+    /// Both `--key-file` and `--passphrase` were given, or both `--new-key-file` and `--new-passphrase`.
     case conflictingMasterKeys
+    /// `vault rotate` was given neither `--new-key-file` nor `--new-passphrase`.
+    case missingNewMasterKey
+    /// The new passphrase typed the second time is not the one typed first.
+    case passphrasesDiffer
     /// The passphrase (typed or from the environment variable) is empty.
     case emptyPassphrase
     /// `--passphrase` was given, the environment variable is not set and there is no terminal to ask on.
@@ -66,7 +70,12 @@ enum ForgeError: Error, Equatable, CustomStringConvertible {
         case .missingSecrets(let keys, let vaults):
             Self.missingSecretsText(keys: keys, vaults: vaults)
         case .conflictingMasterKeys:
-            "Pass either --key-file or --passphrase: a vault opens with one kind of master key."
+            "Pass either --key-file or --passphrase (and either --new-key-file or --new-passphrase): a vault opens "
+                + "with one kind of master key."
+        case .missingNewMasterKey:
+            "Pass the new master key: --new-key-file FILE, or --new-passphrase."
+        case .passphrasesDiffer:
+            "The two new passphrases differ; nothing was changed."
         case .emptyPassphrase:
             "The passphrase is empty."
         case .noPassphraseSource(let variable):

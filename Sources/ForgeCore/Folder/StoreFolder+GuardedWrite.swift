@@ -9,6 +9,8 @@ extension StoreFolder {
         case guardMissing
         /// The guard file was refused; nothing was written.
         case guardRejected
+        /// Another open of the folder holds its exclusive lock (``lockExclusively()``); nothing was written.
+        case locked
     }
 
     /// Writes `data` as the file `name` right in this folder, atomically, when the file `guardName` beside it is
@@ -20,6 +22,9 @@ extension StoreFolder {
     /// file is in place: if it changed meanwhile (the folder was emptied and given another guard), the file is
     /// removed again and the write reports the guard it found. The folder is never created; neither file may be a
     /// symbolic link.
+    ///
+    /// The write holds a shared lock of the folder from the first check to the last: while another open holds the
+    /// exclusive lock (``lockExclusively()``), nothing is written and the write reports ``GuardedWrite/locked``.
     package func write(
         _ data: Data,
         as name: String,
@@ -27,6 +32,7 @@ extension StoreFolder {
         accepts: (Data) -> Bool
     ) throws(FileSystemError) -> GuardedWrite {
         let folder = try openRoot(creating: false)
+        guard folder.lock(exclusive: false, waits: false) else { return .locked }
         let before = try check(guardName, in: folder, accepts: accepts)
         guard before == .written else { return before }
         try write(data, as: EntryName(name), into: folder, replacing: true)

@@ -10,7 +10,7 @@ internal import Darwin
 @preconcurrency internal import Android
 #endif
 
-// Writing an open file: its data, its flush to the device, its permissions, a counter in it, its lock.
+// Writing an open file: its data, its flush to the device, its permissions, a counter in it, its locks.
 
 extension Descriptor {
     /// Writes all of `data` at the file's current position.
@@ -46,6 +46,29 @@ extension Descriptor {
             result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, 8, off_t(offset)) }
         } while result < 0 && errno == EINTR
         guard result == 8 else { throw .current(.write, path: path) }
+    }
+
+    /// Takes an advisory lock (`flock`) on the open file or folder, held until it is closed (or the process ends,
+    /// killed or not).
+    ///
+    /// An exclusive lock excludes every other lock of the file; a shared one only an exclusive one. Another open of
+    /// the same file conflicts even in this process. A system that cannot lock the file (some network volumes) is
+    /// taken as granting the lock: advisory locks there only narrow a race.
+    ///
+    /// - Parameters:
+    ///   - exclusive: Whether the lock is exclusive, or shared.
+    ///   - waits: Whether to wait for a conflicting lock to go, or give up at once.
+    /// - Returns: False when `waits` is false and another open of the file holds a lock that conflicts.
+    package func lock(exclusive: Bool, waits: Bool) -> Bool {
+        let operation = (exclusive ? LOCK_EX : LOCK_SH) | (waits ? 0 : LOCK_NB)
+        while flock(fd, operation) != 0 {
+            switch errno {
+            case EINTR: continue  // EINTR only interrupts the wait.
+            case EWOULDBLOCK: return false
+            default: return true
+            }
+        }
+        return true
     }
 
     /// Runs `body` while this process holds an exclusive advisory lock (`flock`) on the open file.

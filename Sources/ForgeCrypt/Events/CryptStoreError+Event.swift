@@ -7,6 +7,8 @@ extension CryptStoreError {
         case .wrongMasterKey: "wrongMasterKey"
         case .keyFileNotFound: "keyFileNotFound"
         case .vaultReplaced: "vaultReplaced"
+        case .rotationInProgress: "rotationInProgress"
+        case .masterKeyRotated: "masterKeyRotated"
         case .tamperedItem: "tamperedItem"
         case .corruptVault: "corruptVault"
         case .insecureKeyFile: "insecureKeyFile"

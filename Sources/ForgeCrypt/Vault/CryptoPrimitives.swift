@@ -29,6 +29,11 @@ enum CryptoPrimitives {
         SymmetricKey(data: bytes)
     }
 
+    /// The bytes of `key`.
+    static func bytes(of key: SymmetricKey) -> Data {
+        key.withUnsafeBytes { Data($0) }
+    }
+
     /// The size of `key` in bytes.
     static func byteCount(of key: SymmetricKey) -> Int {
         key.bitCount / 8

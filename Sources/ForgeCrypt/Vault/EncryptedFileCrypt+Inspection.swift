@@ -14,10 +14,14 @@ extension EncryptedFileCrypt {
     /// item that does not open (`get(_:)` and `keys()` tell whether one is intact) and an item written before key
     /// names were sealed in items, which `keys()` cannot list.
     ///
-    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed, or
-    ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault.
+    /// While the master key is being changed, the item files of both keys are in the folder: the count is then the
+    /// one the rotation recorded in the header when it began, as no write happens until it ends.
+    ///
+    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed,
+    ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault, or
+    ///   ``CryptStoreError/masterKeyRotated(path:)`` when this store's key no longer opens it.
     public func itemCount() throws -> Int {
-        try vault.checkHeader()
+        if let rotation = try vault.checkHeader() { return rotation.itemCount }
         return try Self.countItems(in: vault.folder)
     }
 
@@ -36,7 +40,8 @@ extension EncryptedFileCrypt {
 
     /// The number of items in the vault of namespace `namespace` in `directory`, without opening it.
     ///
-    /// No master key is needed and nothing is created or changed; a folder that does not exist holds none.
+    /// No master key is needed and nothing is created or changed; a folder that does not exist holds none. While the
+    /// vault's master key is being changed, it is the count the rotation recorded in the header when it began.
     ///
     /// ```swift
     /// let count = try EncryptedFileCrypt.itemCount(directory: .custom(dataFolder), namespace: "secrets")
@@ -48,7 +53,13 @@ extension EncryptedFileCrypt {
     /// - Returns: The number of items; zero when the folder does not exist.
     /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` when the vault folder cannot be listed.
     public static func itemCount(directory: StorageDirectory, namespace: String) throws -> Int {
-        try countItems(in: StoreFolder(directory: directory, namespace: namespace))
+        let folder = StoreFolder(directory: directory, namespace: namespace)
+        if let header = try OpenedVault.readHeader(in: folder),
+            let rotation = (try? JSONCodec.decode(VaultHeader.self, from: header))?.rotation
+        {
+            return rotation.itemCount
+        }
+        return try countItems(in: folder)
     }
 
     private static func countItems(in folder: StoreFolder) throws(CryptStoreError) -> Int {

@@ -19,15 +19,20 @@ extension EncryptedFileCrypt {
     /// > `if let token = try secrets.get(AuthKeys.accessToken) { try secrets.set(token, for: AuthKeys.accessToken) }`.
     /// > ``itemCount()`` counts them meanwhile.
     ///
+    /// While the master key is being changed, an item may be in the folder twice, under each key: a store opened with
+    /// the new key lists each key once, and one opened with the old key lists the old key's items (it cannot open the
+    /// new key's, and skips them).
+    ///
     /// - Returns: The keys, in the order of the folder's listing.
     /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming the item's file when an item fails to
     ///   authenticate or holds another key's name (the files are left as they are),
     ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault, or
     ///   ``CryptStoreError/listFailed(underlying:)`` when the folder or an item cannot be read.
     public func storedNames() throws -> [String] {
+        let rotation: VaultRotation?
         do {
             // A stale store never lists, or calls tampered, the items of a vault created since in its folder.
-            try vault.checkHeader()
+            rotation = try vault.checkHeader()
         } catch {
             guard case .openFailed(_, let reason) = error else { throw error }
             throw CryptStoreError.listFailed(underlying: reason)
@@ -39,7 +44,9 @@ extension EncryptedFileCrypt {
         } catch {
             throw CryptStoreError(listing: error)
         }
+        let oldKeys = rotation == nil ? nil : vault.sealer.oldKey?.keys
         var keys: [String] = []
+        var listed = Set<String>()
         for entry in entries where Self.isItemFile(entry) {
             let file: Data
             do {
@@ -50,8 +57,16 @@ extension EncryptedFileCrypt {
             } catch {
                 throw CryptStoreError(listing: error)
             }
-            switch vault.keys.listedItem(file, fileName: entry.name) {
-            case .named(let key): keys.append(key)
+            var found = vault.keys.listedItem(file, fileName: entry.name)
+            if found == .tampered, let oldKeys {
+                // During a rotation, opened with the new key: an item not resealed yet, or already (then listed once).
+                found = oldKeys.listedItem(file, fileName: entry.name)
+            } else if found == .tampered, rotation != nil {
+                // During a rotation, opened with the old key: the new key's items are not this store's to open.
+                continue
+            }
+            switch found {
+            case .named(let key): if listed.insert(key).inserted { keys.append(key) }
             case .unnamed: continue
             case .tampered: throw CryptStoreError.tamperedItem(key: entry.name)
             }

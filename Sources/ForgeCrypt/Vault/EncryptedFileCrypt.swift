@@ -51,6 +51,11 @@ internal import ForgeCore
 /// of every item's version, written and flushed beside each item on every `set`; keep revocation lists on a
 /// server, not in the vault, where that matters.
 ///
+/// ## Changing the master key
+/// ``rotateMasterKey(to:progress:)`` seals every item again under a new key file, symmetric key or passphrase, while
+/// readers keep working; a crash at any point leaves every secret readable, and running it again finishes it. See
+/// <doc:RotatingTheMasterKey>.
+///
 /// ## Permissions and durability
 /// The folder is `0700` and every file `0600`, also after an item is replaced: a write goes to a new
 /// owner-only temporary file that is renamed over the item. A vault folder that already exists with other
@@ -145,21 +150,34 @@ public struct EncryptedFileCrypt: Sendable {
 extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     /// The secret stored under `name`, opened from its sealed item, or nil when the vault holds no item for it.
     ///
-    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` when the item fails to authenticate, or
-    ///   ``CryptStoreError/readFailed(key:underlying:)``.
+    /// While the vault's master key is being changed, a store opened with the new key reads an item not resealed yet
+    /// under the old key (see ``rotateMasterKey(to:progress:)``).
+    ///
+    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` when the item fails to authenticate,
+    ///   ``CryptStoreError/masterKeyRotated(path:)`` when no item is found because the vault has moved to another
+    ///   master key, or ``CryptStoreError/readFailed(key:underlying:)``.
     public func storedSecret(named name: String) throws -> Data? {
         // One look-up of the key's item finds the file and opens it.
         let item = vault.sealer.item(for: name)
-        let file: Data
+        if let file = try readItem(item.vaultItem.fileName, for: name) { return try vault.sealer.open(file, as: item) }
+        if let old = vault.sealer.oldKeySealer {
+            let oldItem = old.item(for: name)
+            if let file = try readItem(oldItem.vaultItem.fileName, for: name) { return try old.open(file, as: oldItem) }
+        }
+        try vault.checkKeyAfterMiss(of: name)
+        return nil
+    }
+
+    /// The bytes of the item file `fileName`, or nil when there is none.
+    private func readItem(_ fileName: String, for name: String) throws(CryptStoreError) -> Data? {
         do {
-            file = try folder.read(item.vaultItem.fileName)
+            return try folder.read(fileName)
         } catch  where error.isNotFound || error.isSymbolicLink {
             // A symbolic link is never followed: it is not an item, as `contains` and `itemCount()` agree.
             return nil
         } catch {
             throw CryptStoreError(error, reading: name)
         }
-        return try vault.sealer.open(file, as: item)
     }
 
     /// Seals `secret` and stores it under `name`, atomically, in an owner-only file.
@@ -180,14 +198,18 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
 
     /// Removes the item stored under `name`; succeeds when there is none.
     ///
-    /// - Throws: ``CryptStoreError/removeFailed(key:underlying:)`` when the file cannot be removed.
+    /// - Throws: ``CryptStoreError/removeFailed(key:underlying:)`` when the file cannot be removed,
+    ///   ``CryptStoreError/rotationInProgress(path:)`` while the master key is being changed (nothing is removed),
+    ///   ``CryptStoreError/masterKeyRotated(path:)`` or ``CryptStoreError/vaultReplaced(path:)``.
     public func removeSecret(named name: String) throws {
-        do {
-            try folder.remove(vaultKeys.item(for: name).fileName)
-        } catch  where error.isMissing {
-            // Nothing stored: done.
-        } catch {
-            throw CryptStoreError(error, removing: name)
+        try vault.removing(for: name) { () throws(CryptStoreError) in
+            do throws(FileSystemError) {
+                try folder.remove(vaultKeys.item(for: name).fileName)
+            } catch  where error.isMissing {
+                // Nothing stored: done.
+            } catch {
+                throw CryptStoreError(error, removing: name)
+            }
         }
     }
 
@@ -197,31 +219,41 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     /// item.
     ///
     /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the vault cannot tell, for example
-    ///   when its folder cannot be read: that never reads as "not stored".
+    ///   when its folder cannot be read: that never reads as "not stored"; ``CryptStoreError/masterKeyRotated(path:)``
+    ///   when no item is found because the vault has moved to another master key.
     public func hasSecret(named name: String) throws -> Bool {
-        do {
-            return try folder.status(of: vaultKeys.item(for: name).fileName)?.kind == .file
-        } catch {
-            throw CryptStoreError(error, reading: name)
+        var fileNames = [vaultKeys.item(for: name).fileName]
+        if let old = vault.sealer.oldKeySealer { fileNames.append(old.keys.item(for: name).fileName) }
+        for fileName in fileNames {
+            do {
+                if try folder.status(of: fileName)?.kind == .file { return true }
+            } catch {
+                throw CryptStoreError(error, reading: name)
+            }
         }
+        try vault.checkKeyAfterMiss(of: name)
+        return false
     }
 
     /// Removes every item of the vault; the vault itself (its header) stays, so the store remains usable.
     ///
-    /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)`` when an item cannot be removed, or
-    ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault.
+    /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)`` when an item cannot be removed,
+    ///   ``CryptStoreError/rotationInProgress(path:)`` while the master key is being changed (nothing is removed),
+    ///   ``CryptStoreError/masterKeyRotated(path:)``, or ``CryptStoreError/vaultReplaced(path:)`` when the folder now
+    ///   holds another vault.
     public func removeAll() throws {
         // A stale store never removes the items of a vault created since in its folder.
-        try vault.checkHeader()
-        do {
-            // Links with an item's name are removed too (never what they lead to); they are not items.
-            for entry in try folder.list() where Self.hasItemName(entry) {
-                do {
-                    try folder.remove(entry.name)
-                } catch  where error.isMissing {}
+        try vault.removing(for: nil) { () throws(CryptStoreError) in
+            do throws(FileSystemError) {
+                // Links with an item's name are removed too (never what they lead to); they are not items.
+                for entry in try folder.list() where Self.hasItemName(entry) {
+                    do throws(FileSystemError) {
+                        try folder.remove(entry.name)
+                    } catch  where error.isMissing {}
+                }
+            } catch {
+                throw CryptStoreError(error, removing: nil)
             }
-        } catch {
-            throw CryptStoreError(error, removing: nil)
         }
     }
 }

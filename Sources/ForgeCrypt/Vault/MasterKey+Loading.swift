@@ -19,29 +19,28 @@ extension MasterKey {
         }
     }
 
-    /// The key bytes of this master key for the existing vault at `vaultPath`, whose header is `header`.
+    /// The key bytes of this master key, when it is the key `record` describes (of a header at `vaultPath`).
     ///
-    /// Nothing is created: a key file that does not exist is an error, since the vault opens only with the
-    /// key it was made with.
+    /// Nothing is created, and the key is not checked against the record's key-check value.
     ///
-    /// - Throws: ``CryptStoreError/wrongMasterKey(path:createdWith:)`` when a passphrase is given for a key
-    ///   vault or the reverse, ``CryptStoreError/keyFileNotFound(path:vaultPath:)``, or the errors of the
-    ///   key file.
-    func keyBytes(forVaultWith header: VaultHeader, vaultPath: String) throws(CryptStoreError) -> SymmetricKey {
-        let wrongKind = CryptStoreError.wrongMasterKey(path: vaultPath, createdWith: header.masterKey)
+    /// - Throws: ``CryptStoreError/wrongMasterKey(path:createdWith:)`` naming the record's kind when a passphrase is
+    ///   given for a key the record says is not one or the reverse, ``CryptStoreError/keyFileNotFound(path:vaultPath:)``,
+    ///   or the errors of the key file.
+    func keyBytes(for record: VaultKeyRecord, vaultPath: String) throws(CryptStoreError) -> SymmetricKey {
+        let wrongKind = CryptStoreError.wrongMasterKey(path: vaultPath, createdWith: record.kind)
         switch self {
         case .keyFile(let url):
-            guard header.passphrase == nil else { throw wrongKind }
+            guard record.passphrase == nil else { throw wrongKind }
             let path = url.standardizedFileURL.path
             guard let key = try Self.readKeyFile(atPath: path) else {
                 throw .keyFileNotFound(path: path, vaultPath: vaultPath)
             }
             return key
         case .symmetric(let key):
-            guard header.passphrase == nil else { throw wrongKind }
+            guard record.passphrase == nil else { throw wrongKind }
             return key
         case .passphrase(let passphrase):
-            guard let parameters = header.passphrase else { throw wrongKind }
+            guard let parameters = record.passphrase else { throw wrongKind }
             return try Self.stretch(passphrase, with: parameters, vaultPath: vaultPath)
         }
     }

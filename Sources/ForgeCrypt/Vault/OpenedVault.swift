@@ -16,8 +16,9 @@ struct OpenedVault: Sendable {
 
     /// The keys derived from the master key and the header.
     var keys: VaultKeys { sealer.keys }
-    /// The header's bytes as this store read or wrote them: what a restored header is written with.
-    var headerBytes: Data { sealer.header }
+    /// The header's bytes as this store read or wrote them, settled on this store's master key: what a restored
+    /// header is written with.
+    var headerBytes: Data { sealer.settledHeader }
 
     /// Opens the vault in `folder`, or creates it when the folder holds no vault.
     ///
@@ -48,7 +49,8 @@ struct OpenedVault: Sendable {
         throw .openFailed(path: folder.path, underlying: "the vault header changed while it was being created")
     }
 
-    private init(folder: StoreFolder, sealer: SecretSealer) {
+    /// The vault in `folder` with `sealer`, opened already.
+    init(folder: StoreFolder, sealer: SecretSealer) {
         self.folder = folder
         self.sealer = sealer
     }
@@ -113,16 +115,23 @@ extension OpenedVault {
     ///
     /// The header is checked and the item written through one descriptor of the folder, so an item never lands
     /// in another vault created at the same path meanwhile. A header removed since the store opened (alone or
-    /// with its folder) is written back as this store knows it, and the write goes again.
+    /// with its folder) is written back as this store knows it, and the write goes again. The write holds the
+    /// folder's shared lock, so it never overlaps a rotation of the master key, which holds it exclusively.
     ///
-    /// - Throws: ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault, or
-    ///   ``CryptStoreError/writeFailed(key:underlying:)``, naming `key`.
+    /// - Throws: ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault,
+    ///   ``CryptStoreError/rotationInProgress(path:)`` while its master key is being changed,
+    ///   ``CryptStoreError/masterKeyRotated(path:)`` once it was, or ``CryptStoreError/writeFailed(key:underlying:)``,
+    ///   naming `key`.
     func writeItem(_ file: Data, named name: String, for key: String) throws(CryptStoreError) {
         // Further passes follow a header or folder that was removed, and restored here.
         for _ in 0..<3 {
             let result: StoreFolder.GuardedWrite
+            var found = SecretSealer.HeaderMatch.same
             do {
-                result = try folder.write(file, as: name, ifFileNamed: VaultHeader.fileName) { isThisVaultsHeader($0) }
+                result = try folder.write(file, as: name, ifFileNamed: VaultHeader.fileName) { header in
+                    found = sealer.match(header: header)
+                    return found == .same
+                }
             } catch  where error.isMissing {
                 // The folder is gone, or went while the item was written into it.
                 try restoreHeader(for: key)
@@ -136,30 +145,86 @@ extension OpenedVault {
             case .guardMissing:
                 try restoreHeader(for: key)
             case .guardRejected:
-                throw .vaultReplaced(path: folder.path)
+                throw refusal(of: found)
+            case .locked:
+                throw .rotationInProgress(path: folder.path)
             }
         }
         throw .writeFailed(key: key, underlying: "the vault folder '\(folder.path)' kept vanishing during the write")
     }
 
-    /// Throws ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault's header.
+    /// Runs `change`, a removal for `key` (nil: for every key), while this process holds the folder's shared lock and
+    /// the folder holds this vault's settled header (or none); does nothing when the folder is gone.
+    ///
+    /// - Throws: ``CryptStoreError/rotationInProgress(path:)`` while the master key is being changed, what
+    ///   ``checkHeader(writing:)`` throws, the error of opening the folder as the removal's, or what `change` throws.
+    func removing(
+        for key: String?,
+        _ change: () throws(CryptStoreError) -> Void
+    ) throws(CryptStoreError) {
+        let lock: Descriptor?
+        do {
+            lock = try folder.lockShared()
+        } catch  where error.isMissing {
+            // No folder: nothing to remove.
+            return
+        } catch {
+            throw CryptStoreError(error, removing: key)
+        }
+        guard let lock else { throw .rotationInProgress(path: folder.path) }
+        defer { withExtendedLifetime(lock) {} }
+        try checkHeader(writing: true)
+        try change()
+    }
+
+    /// Checks that the folder holds this vault's header, readable by this store; nil when it holds none, or no rotation.
     ///
     /// A folder without a header, or no folder, passes: what it holds cannot belong to another vault.
-    func checkHeader() throws(CryptStoreError) {
+    ///
+    /// - Parameter writing: Whether the caller writes, which must wait for a rotation under way to end.
+    /// - Returns: The rotation of the master key the header records, when it records one (and `writing` is false).
+    /// - Throws: ``CryptStoreError/vaultReplaced(path:)`` when the folder holds another vault's header,
+    ///   ``CryptStoreError/masterKeyRotated(path:)`` when this store's key no longer opens the vault,
+    ///   ``CryptStoreError/rotationInProgress(path:)`` when `writing` and a rotation is under way, or
+    ///   ``CryptStoreError/openFailed(path:underlying:)``.
+    @discardableResult
+    func checkHeader(writing: Bool = false) throws(CryptStoreError) -> VaultRotation? {
+        guard let bytes = try Self.readHeader(in: folder) else { return nil }
+        let found = sealer.match(header: bytes)
+        switch found {
+        case .same:
+            return nil
+        case .rotating where !writing:
+            return (try? JSONCodec.decode(VaultHeader.self, from: bytes))?.rotation
+        case .rotating, .rotated, .otherVault:
+            throw refusal(of: found)
+        }
+    }
+
+    /// Checks, after an item this store looked for was not there, that the vault still opens with this store's key:
+    /// an item sealed under a new master key must not read as "not stored".
+    ///
+    /// - Throws: ``CryptStoreError/masterKeyRotated(path:)``, or ``CryptStoreError/readFailed(key:underlying:)`` naming
+    ///   `key` when the header cannot be read.
+    func checkKeyAfterMiss(of key: String) throws(CryptStoreError) {
         let bytes: Data
         do {
             bytes = try folder.read(VaultHeader.fileName)
         } catch  where error.isNotFound {
             return
         } catch {
-            throw CryptStoreError(error, opening: folder.path)
+            throw CryptStoreError(error, reading: key)
         }
-        guard isThisVaultsHeader(bytes) else { throw .vaultReplaced(path: folder.path) }
+        if sealer.match(header: bytes) == .rotated { throw .masterKeyRotated(path: folder.path) }
     }
 
-    /// Whether `bytes`, read from a vault folder, are this vault's header.
-    private func isThisVaultsHeader(_ bytes: Data) -> Bool {
-        sealer.isSameVault(asHeader: bytes)
+    /// The error of a write refused by a header that is `found` to this store.
+    private func refusal(of found: SecretSealer.HeaderMatch) -> CryptStoreError {
+        switch found {
+        case .same, .rotating: .rotationInProgress(path: folder.path)
+        case .rotated: .masterKeyRotated(path: folder.path)
+        case .otherVault: .vaultReplaced(path: folder.path)
+        }
     }
 
     /// Writes the header back into `folder`, creating the folder when it is gone.
@@ -176,7 +241,7 @@ extension OpenedVault {
 
 extension OpenedVault {
     /// The bytes of the vault's header, or nil when the folder, or the header, does not exist.
-    private static func readHeader(in folder: StoreFolder) throws(CryptStoreError) -> Data? {
+    static func readHeader(in folder: StoreFolder) throws(CryptStoreError) -> Data? {
         let data: Data
         do {
             data = try folder.read(VaultHeader.fileName)

@@ -31,15 +31,32 @@ internal import ForgeCore
 public struct SecretSealer: Sendable {
     /// The header's bytes: store them once, beside the items, and give them to ``init(masterKey:header:location:)``.
     ///
-    /// They hold no secret; they are the JSON of a vault's `vault.json`.
+    /// They hold no secret; they are the JSON of a vault's `vault.json`. For a sealer opened with a stored header,
+    /// the header as stored, with the rotation it records, if any.
     public let header: Data
     /// The kind of master key the header was created with; nil for a header written before vaults recorded it.
+    ///
+    /// While a rotation records its new key, it is the kind of the old one until the rotation switches.
     public var createdWith: MasterKey.Kind? { vaultHeader.masterKey }
 
     /// The header, decoded.
     let vaultHeader: VaultHeader
     /// The keys derived from the master key and the header.
     let keys: VaultKeys
+    /// The master key's bytes (stretched, for a passphrase): what a rotation seals under its new key.
+    let masterKeyBytes: SymmetricKey
+    /// The key-check value of ``masterKeyBytes`` in this vault.
+    let keyCheck: Data
+    /// The old key of the rotation the header records, when this sealer was opened with its new key.
+    let oldKey: OldKey?
+
+    /// The keys of a rotation's old master key, which a sealer opened with the new key opens from the header.
+    struct OldKey: Sendable {
+        /// The old master key's bytes.
+        let bytes: SymmetricKey
+        /// The keys derived from them.
+        let keys: VaultKeys
+    }
 
     /// Creates a sealer with a new header: a new random vault identifier, and for a passphrase a new salt.
     ///
@@ -62,24 +79,23 @@ public struct SecretSealer: Sendable {
             passphrase: passphrase,
             keyCheck: keys.keyCheck
         )
-        do {
-            self.header = try JSONCodec.encode(header)
-        } catch {
-            throw .openFailed(path: location, underlying: .other(String(describing: error)))
-        }
-        self.vaultHeader = header
-        self.keys = keys
+        try self.init(settled: header, keys: keys, masterKeyBytes: key, location: location)
     }
 
     /// Opens a sealer with a stored `header`, checking that `masterKey` is the key it was created with.
     ///
     /// A passphrase is stretched here (600,000 iterations of PBKDF2 for a new header): open a sealer once and keep it.
     ///
+    /// While the header records a rotation of the master key (see ``rotation(to:location:)``), the sealer opens with
+    /// the old key until the rotation switches, and with the new key all along; opened with the new key, it also
+    /// opens the items not resealed yet, through ``oldKeySealer``.
+    ///
     /// - Parameters:
-    ///   - masterKey: The master key the header was created with.
+    ///   - masterKey: The master key the header was created with, or the new key of the rotation it records.
     ///   - header: The ``header`` of the sealer that created it, as stored.
     ///   - location: Where the items are kept, for errors: a vault's folder, a table and namespace.
     /// - Throws: ``CryptStoreError/wrongMasterKey(path:createdWith:)`` when `masterKey` is not the header's,
+    ///   ``CryptStoreError/masterKeyRotated(path:)`` when it is the old key of a rotation that has switched,
     ///   ``CryptStoreError/corruptVault(path:reason:)`` when `header` is not a header this library can read,
     ///   ``CryptStoreError/keyFileNotFound(path:vaultPath:)`` when the key file is missing, or the errors of the key
     ///   file; each names `location`.
@@ -90,18 +106,133 @@ public struct SecretSealer: Sendable {
     /// Opens a sealer with a stored `header`, whose errors call it `headerName`.
     init(masterKey: MasterKey, header: Data, location: String, headerName: String) throws(CryptStoreError) {
         try masterKey.validate()
-        guard let decoded = try? JSONCodec.decode(VaultHeader.self, from: header) else {
+        let decoded = try Self.decode(header, location: location, headerName: headerName)
+        // The header's own key first; then, during a rotation, its other key.
+        for record in [decoded.primaryKey] + (decoded.rotation.map { [$0.otherKey] } ?? []) {
+            let bytes: SymmetricKey
+            do {
+                bytes = try masterKey.keyBytes(for: record, vaultPath: location)
+            } catch .wrongMasterKey {
+                continue
+            }
+            if let opened = try Self(header: header, decoded: decoded, masterKeyBytes: bytes, location: location) {
+                self = opened
+                return
+            }
+        }
+        throw .wrongMasterKey(path: location, createdWith: decoded.masterKey)
+    }
+
+    /// The sealer of `header` for the master key whose bytes are `masterKeyBytes`, or nil when they open neither the
+    /// header's key nor the other key of the rotation it records.
+    ///
+    /// - Throws: ``CryptStoreError/masterKeyRotated(path:)`` for the old key of a rotation that has switched, or
+    ///   ``CryptStoreError/corruptVault(path:reason:)`` when the old key sealed in the header does not open.
+    init?(
+        header: Data,
+        decoded: VaultHeader,
+        masterKeyBytes: SymmetricKey,
+        location: String
+    ) throws(CryptStoreError) {
+        let keys = VaultKeys(masterKey: masterKeyBytes, vaultID: decoded.vaultID)
+        let isPrimary = keys.matches(keyCheck: decoded.keyCheck)
+        guard isPrimary || decoded.rotation.map({ keys.matches(keyCheck: $0.keyCheck) }) == true else { return nil }
+        var oldKey: OldKey?
+        switch (decoded.rotation?.phase, isPrimary) {
+        case (nil, _), (.resealing, true):
+            // A settled header, or the old key of a rotation still resealing: the header's own key.
+            break
+        case (.retiring, false):
+            throw .masterKeyRotated(path: location)
+        case (.resealing, false), (.retiring, true):
+            guard let rotation = decoded.rotation else { return nil }
+            let (old, new) =
+                isPrimary ? (rotation.otherKey, decoded.primaryKey) : (decoded.primaryKey, rotation.otherKey)
+            guard
+                let bytes = VaultRotation.openOldKey(
+                    rotation.sealedOldKey,
+                    with: masterKeyBytes,
+                    vaultID: decoded.vaultID,
+                    oldKeyCheck: old.keyCheck,
+                    newKeyCheck: new.keyCheck
+                )
+            else {
+                throw .corruptVault(path: location, reason: "the old master key sealed in the rotation does not open")
+            }
+            let oldKeys = VaultKeys(masterKey: bytes, vaultID: decoded.vaultID)
+            guard oldKeys.matches(keyCheck: old.keyCheck) else {
+                throw .corruptVault(
+                    path: location,
+                    reason: "the old master key sealed in the rotation is not the old key"
+                )
+            }
+            oldKey = OldKey(bytes: bytes, keys: oldKeys)
+        }
+        self.init(
+            header: header,
+            vaultHeader: decoded,
+            keys: keys,
+            masterKeyBytes: masterKeyBytes,
+            keyCheck: isPrimary ? decoded.keyCheck : decoded.rotation?.keyCheck ?? decoded.keyCheck,
+            oldKey: oldKey
+        )
+    }
+
+    /// A sealer of the settled `header`, made here with `keys` from `masterKeyBytes`.
+    init(
+        settled header: VaultHeader,
+        keys: VaultKeys,
+        masterKeyBytes: SymmetricKey,
+        location: String
+    ) throws(CryptStoreError) {
+        self.init(
+            header: try Self.encode(header, location: location),
+            vaultHeader: header,
+            keys: keys,
+            masterKeyBytes: masterKeyBytes,
+            keyCheck: header.keyCheck,
+            oldKey: nil
+        )
+    }
+
+    /// A sealer of these parts, as they are.
+    init(
+        header: Data,
+        vaultHeader: VaultHeader,
+        keys: VaultKeys,
+        masterKeyBytes: SymmetricKey,
+        keyCheck: Data,
+        oldKey: OldKey?
+    ) {
+        self.header = header
+        self.vaultHeader = vaultHeader
+        self.keys = keys
+        self.masterKeyBytes = masterKeyBytes
+        self.keyCheck = keyCheck
+        self.oldKey = oldKey
+    }
+
+    /// The header in `bytes`, decoded and checked.
+    ///
+    /// - Throws: ``CryptStoreError/corruptVault(path:reason:)`` naming `location`.
+    static func decode(_ bytes: Data, location: String, headerName: String) throws(CryptStoreError) -> VaultHeader {
+        guard let decoded = try? JSONCodec.decode(VaultHeader.self, from: bytes) else {
             throw .corruptVault(path: location, reason: "\(headerName) is not a vault header")
         }
         if let problem = decoded.problem { throw .corruptVault(path: location, reason: problem) }
-        let key = try masterKey.keyBytes(forVaultWith: decoded, vaultPath: location)
-        let keys = VaultKeys(masterKey: key, vaultID: decoded.vaultID)
-        guard keys.matches(keyCheck: decoded.keyCheck) else {
-            throw .wrongMasterKey(path: location, createdWith: decoded.masterKey)
+        return decoded
+    }
+
+    /// The bytes of `header`.
+    ///
+    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` naming `location`, which JSON's encoder never gives
+    ///   a cause for.
+    static func encode(_ header: VaultHeader, location: String) throws(CryptStoreError) -> Data {
+        do {
+            return try JSONCodec.encode(header)
+        } catch {
+            throw .openFailed(path: location, underlying: .other(String(describing: error)))
         }
-        self.header = header
-        self.vaultHeader = decoded
-        self.keys = keys
     }
 }
 
@@ -164,13 +295,13 @@ extension SecretSealer {
         }
     }
 
-    /// Whether `header`, read back from where it is stored, is this sealer's header: the same bytes, or a header of
-    /// the same vault identifier and key check.
+    /// Whether `header`, read back from where it is stored, is this sealer's header, on which it may write: the same
+    /// vault identifier and key check, and no rotation of the master key under way (``match(header:)`` is
+    /// ``HeaderMatch/same``).
     ///
-    /// A store checks it before writing, so an item is never sealed for a header that was replaced meanwhile.
+    /// A store checks it before writing, so an item is never sealed for a header that was replaced meanwhile, nor
+    /// written while the vault's master key is being changed.
     public func isSameVault(asHeader header: Data) -> Bool {
-        if header == self.header { return true }
-        guard let found = try? JSONCodec.decode(VaultHeader.self, from: header) else { return false }
-        return found.vaultID == vaultHeader.vaultID && found.keyCheck == vaultHeader.keyCheck
+        match(header: header) == .same
     }
 }

@@ -5,7 +5,8 @@ internal import Foundation
 /// It holds no secret: a random vault identifier (the HKDF salt of every derived key, so two vaults with
 /// the same master key share no key), the kind of master key the vault was created with, the passphrase
 /// parameters of a passphrase vault, and the key-check value that tells a wrong master key apart from a
-/// tampered item.
+/// tampered item. While the master key is being changed, it also records the rotation (``rotation``); a settled
+/// header has none, and reads as headers always have.
 struct VaultHeader: Codable, Sendable, Equatable {
     /// The format this code writes and reads.
     static let currentFormat = 1
@@ -29,15 +30,29 @@ struct VaultHeader: Codable, Sendable, Equatable {
     var passphrase: PassphraseParameters?
     /// The HMAC of a fixed message under a key derived for this purpose only: see ``VaultKeys``.
     var keyCheck: Data
+    /// The change of master key under way; nil in a settled header (and in every header written before rotations).
+    var rotation: VaultRotation?
+
+    /// The master key of the header's own fields: the vault's key, and while resealing the rotation's old key.
+    var primaryKey: VaultKeyRecord {
+        VaultKeyRecord(kind: masterKey, passphrase: passphrase, keyCheck: keyCheck)
+    }
+
+    /// The header of this vault settled on the key `record` describes: no rotation under way.
+    func settled(on record: VaultKeyRecord) -> VaultHeader {
+        VaultHeader(
+            format: format,
+            vaultID: vaultID,
+            masterKey: record.kind,
+            passphrase: record.passphrase,
+            keyCheck: record.keyCheck
+        )
+    }
 
     /// Why this header, read from disk, cannot be used; nil when it can.
     var problem: String? {
         if format != Self.currentFormat { return "unknown format \(format)" }
         if vaultID.count != Self.vaultIDByteCount { return "the vault identifier has the wrong size" }
-        if keyCheck.isEmpty { return "the key-check value is missing" }
-        if (masterKey == .passphrase) != (passphrase != nil) && masterKey != nil {
-            return "the kind of master key does not match the passphrase parameters"
-        }
-        return passphrase?.problem
+        return primaryKey.problem ?? rotation?.problem
     }
 }

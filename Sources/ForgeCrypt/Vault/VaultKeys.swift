@@ -171,6 +171,15 @@ struct VaultKeys: Sendable {
         }
     }
 
+    /// The key name and secret of the format-2 `file` named `fileName`, when it authenticates as the item of that
+    /// name and holds the name the file is named after; nil otherwise (a format-1 file too).
+    func namedItem(_ file: Data, fileName: String) -> (name: String, secret: Data)? {
+        guard file.first == Self.itemFormat, let (name, secret) = openNamed(file, fileName: fileName),
+            fileName == self.fileName(ofCanonical: name)
+        else { return nil }
+        return (name, secret)
+    }
+
     /// The sealed key name and secret of the format-2 `file` named `fileName`, or nil when it does not
     /// authenticate or its plaintext is not a name and a secret.
     private func openNamed(_ file: Data, fileName: String) -> (name: String, secret: Data)? {

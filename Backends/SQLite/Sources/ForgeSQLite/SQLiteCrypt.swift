@@ -57,7 +57,7 @@ public struct SQLiteCrypt: Sendable {
     /// Where the secrets are, as errors name it: the file and the namespace.
     let location: String
     /// The namespace's sealer, once prepared; shared by copies of the store.
-    private let preparation = SealerPreparation()
+    let preparation = SealerPreparation()
 
     /// Creates a store for `namespace`'s secrets in `database`.
     ///
@@ -134,14 +134,15 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
             // One look-up of the key's item names the row and opens what it holds.
             guard let sealer = try openedSealer() else { return nil }
             let item = sealer.item(for: name)
-            let sealed = try database.read { db in
-                try Data.fetchOne(
-                    db.cachedStatement(sql: SQLiteCryptTable.select),
-                    arguments: [storedNamespace, item.name]
-                )
+            if let sealed = try sealedItem(named: item.name) { return try sealer.open(sealed, as: item) }
+            if let old = sealer.oldKeySealer {
+                // A rotation in phases (another store's) records this store's key as its new key: the item may be
+                // the old key's still.
+                let oldItem = old.item(for: name)
+                if let sealed = try sealedItem(named: oldItem.name) { return try old.open(sealed, as: oldItem) }
             }
-            guard let sealed else { return nil }
-            return try sealer.open(sealed, as: item)
+            try checkKeyAfterMiss(sealer)
+            return nil
         }
     }
 
@@ -166,13 +167,19 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     /// - Throws: `CryptStoreError.readFailed(key:underlying:)`.
     public func hasSecret(named name: String) throws -> Bool {
         try perform(.read(name)) {
-            guard let itemName = try openedSealer()?.itemName(for: name) else { return false }
-            return try database.read { db in
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: SQLiteCryptTable.exists),
-                    arguments: [storedNamespace, itemName]
-                ) ?? false
+            guard let sealer = try openedSealer() else { return false }
+            for itemName in [sealer.itemName(for: name)] + [sealer.oldKeySealer?.itemName(for: name)].compactMap({ $0 })
+            {
+                let found = try database.read { db in
+                    try Bool.fetchOne(
+                        db.cachedStatement(sql: SQLiteCryptTable.exists),
+                        arguments: [storedNamespace, itemName]
+                    ) ?? false
+                }
+                if found { return true }
             }
+            try checkKeyAfterMiss(sealer)
+            return false
         }
     }
 
@@ -186,14 +193,29 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     public func storedNames() throws -> [String] {
         try perform(.list) {
             guard let sealer = try openedSealer() else { return [] }
-            let rows = try database.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: SQLiteCryptTable.items), arguments: [storedNamespace])
+            let (rows, header) = try database.read { db in
+                let rows =
+                    try Row.fetchAll(
+                        db.cachedStatement(sql: SQLiteCryptTable.items),
+                        arguments: [storedNamespace]
+                    )
                     // Decoded with the throwing form: a row other SQL damaged fails the call, never traps.
                     .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
+                return (rows, try SQLiteCryptTable.header(of: storedNamespace, in: db))
             }
+            try checkKey(sealer, against: header)
+            let old = sealer.oldKeySealer
             var keys: [String] = []
+            var listed = Set<String>()
             for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
-                if let key = try sealer.key(inSealedItem: sealed, named: itemName) { keys.append(key) }
+                // During a rotation in phases, an item of the old key may be there beside its copy: listed once.
+                let key: String?
+                if let old, (try? sealer.key(inSealedItem: sealed, named: itemName)) == nil {
+                    key = try old.key(inSealedItem: sealed, named: itemName)
+                } else {
+                    key = try sealer.key(inSealedItem: sealed, named: itemName)
+                }
+                if let key, listed.insert(key).inserted { keys.append(key) }
             }
             return keys
         }
@@ -225,7 +247,13 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     ///
     /// - Throws: `CryptStoreError.listFailed(underlying:)`, or the error of a store that cannot be prepared.
     public func itemCount() throws -> Int {
-        try perform(.list) { _ = try openedSealer() }
+        try perform(.list) {
+            guard let sealer = try openedSealer() else { return }
+            try checkKey(
+                sealer,
+                against: database.read { db in try SQLiteCryptTable.header(of: storedNamespace, in: db) }
+            )
+        }
         return try Self.itemCount(database: database, namespace: namespace) ?? 0
     }
 }
@@ -293,7 +321,10 @@ extension SQLiteCrypt {
     ///     change writes can be opened again (a write does; a removal needs no header).
     ///   - operation: The operation whose error a failure of SQLite is.
     ///   - change: The statements of the write.
-    /// - Returns: The write, which fails with `CryptStoreError.vaultReplaced(path:)`, or with what `change` throws.
+    /// - Returns: The write, which fails with `CryptStoreError.vaultReplaced(path:)`, with
+    ///   `CryptStoreError.masterKeyRotated(path:)` once the namespace has moved to another master key, with
+    ///   `CryptStoreError.rotationInProgress(path:)` while a rotation in phases records one, or with what `change`
+    ///   throws.
     private func inThisVault(
         _ sealer: SecretSealer,
         restoringARemovedHeader: Bool,
@@ -306,8 +337,11 @@ extension SQLiteCrypt {
             failure: failure(operation),
             apply: { [storedNamespace, location] db in
                 if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
-                    guard sealer.isSameVault(asHeader: header) else {
-                        throw CryptStoreError.vaultReplaced(path: location)
+                    switch sealer.match(header: header) {
+                    case .same: break
+                    case .rotating: throw CryptStoreError.rotationInProgress(path: location)
+                    case .rotated: throw CryptStoreError.masterKeyRotated(path: location)
+                    case .otherVault: throw CryptStoreError.vaultReplaced(path: location)
                     }
                 } else if restoringARemovedHeader {
                     try db.cachedStatement(sql: SQLiteCryptTable.upsert)
@@ -320,10 +354,33 @@ extension SQLiteCrypt {
 }
 
 extension SQLiteCrypt {
+    /// The sealed item stored under `itemName`, or nil when none is.
+    private func sealedItem(named itemName: String) throws -> Data? {
+        try database.read { db in
+            try Data.fetchOne(db.cachedStatement(sql: SQLiteCryptTable.select), arguments: [storedNamespace, itemName])
+        }
+    }
+
+    /// Checks, after an item was not found, that the namespace still opens with `sealer`'s key: an item sealed under
+    /// a new master key must not read as "not stored".
+    ///
+    /// - Throws: `CryptStoreError.masterKeyRotated(path:)`.
+    private func checkKeyAfterMiss(_ sealer: SecretSealer) throws {
+        try checkKey(sealer, against: database.read { db in try SQLiteCryptTable.header(of: storedNamespace, in: db) })
+    }
+
+    /// Throws `CryptStoreError.masterKeyRotated(path:)` when `header`, the namespace's, is this vault's on another
+    /// master key than `sealer`'s.
+    private func checkKey(_ sealer: SecretSealer, against header: Data?) throws {
+        if let header, sealer.match(header: header) == .rotated {
+            throw CryptStoreError.masterKeyRotated(path: location)
+        }
+    }
+
     /// The sealer of the namespace's header, preparing the store first when needed.
     ///
     /// - Throws: A `CryptStoreError` of the master key or the header, or the failure of the database as it is.
-    private func sealer() throws -> SecretSealer {
+    func sealer() throws -> SecretSealer {
         try preparation.sealer { [self] in
             if let header = try exchangeHeader(offering: nil) {
                 return try SecretSealer(masterKey: masterKey, header: header, location: location)
@@ -392,7 +449,7 @@ extension SQLiteCrypt {
     }
 
     /// Runs `body`, throwing any failure but a `CryptStoreError` as `operation`'s error.
-    private func perform<Result>(_ operation: Operation, _ body: () throws -> Result) throws -> Result {
+    func perform<Result>(_ operation: Operation, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch {
@@ -408,12 +465,14 @@ extension SQLiteCrypt {
     }
 
     /// A store operation, as its errors name it.
-    private enum Operation {
+    enum Operation {
         case read(String)
         case write(String)
         case remove(String)
         case list
         case removeAll
+        /// A rotation of the master key, whose failures name the namespace.
+        case rotate(location: String)
 
         /// The operation's error for a failure of `reason`.
         func error(_ reason: FailureReason) -> CryptStoreError {
@@ -423,6 +482,7 @@ extension SQLiteCrypt {
             case .remove(let key): .removeFailed(key: key, underlying: reason)
             case .list: .listFailed(underlying: reason)
             case .removeAll: .removeAllFailed(underlying: reason)
+            case .rotate(let location): .openFailed(path: location, underlying: reason)
             }
         }
     }

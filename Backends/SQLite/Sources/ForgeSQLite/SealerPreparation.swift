@@ -22,6 +22,11 @@ final class SealerPreparation: Sendable {
         }
     }
 
+    /// Keeps `sealer`, made elsewhere (by a rotation), for every later call.
+    func keep(_ made: SecretSealer) {
+        sealer.withLock { $0 = made }
+    }
+
     /// The sealer: the one kept, else the one `find` returns, kept for later calls; nil when `find` finds none (a
     /// read-only store whose namespace has no header yet), which the next call looks for again.
     func existingSealer(_ find: () throws -> SecretSealer?) throws -> SecretSealer? {

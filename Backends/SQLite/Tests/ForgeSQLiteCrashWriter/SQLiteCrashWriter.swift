@@ -14,6 +14,10 @@ import Foundation
 /// `transaction.<n>.0` to `transaction.<n>.3` and `latest` set to `n`, the file `transactions/<n>` saved with `n` as
 /// text, and the secret `transaction.<n>` set to `n` (under ``masterKey``). Every tenth transaction also removes the
 /// keys, file and secret of `n - 5`, and prints `-<n - 5>` after `n`.
+///
+/// `ForgeSQLiteCrashWriter <database> rotate <namespace> <old-key> <new-key>` changes the master key of a `SQLiteCrypt`
+/// namespace, each key `symmetric:<byte>` (32 bytes of it), `keyfile:<path>` or `passphrase:<text>`, and prints each
+/// step of the rotation as it comes (from inside its transaction), then `done`.
 @main
 enum SQLiteCrashWriter {
     /// The master key of the secret store of the transactions, which the test opens it with.
@@ -23,6 +27,24 @@ enum SQLiteCrashWriter {
 
     static func main() {
         let arguments = CommandLine.arguments
+        if arguments.count > 2, arguments[2] == "rotate" {
+            guard arguments.count == 6, let old = masterKey(arguments[4]), let new = masterKey(arguments[5]) else {
+                FileHandle.standardError.write(
+                    Data("usage: ForgeSQLiteCrashWriter <database> rotate <ns> <old> <new>\n".utf8)
+                )
+                exit(2)
+            }
+            do {
+                let database = SQLiteDatabase(fileURL: URL(fileURLWithPath: arguments[1]))
+                try SQLiteCrypt(database: database, namespace: arguments[3], masterKey: old)
+                    .rotateMasterKey(to: new) { acknowledge("\($0)") }
+                acknowledge("done")
+            } catch {
+                FileHandle.standardError.write(Data("ForgeSQLiteCrashWriter: \(error)\n".utf8))
+                exit(3)
+            }
+            return
+        }
         guard
             arguments.count == 4 || (arguments.count == 5 && arguments[4] == "transactions"),
             let first = Int(arguments[3]),
@@ -84,6 +106,18 @@ enum SQLiteCrashWriter {
                 try transaction.delete(CryptKey<Int>(key: "transaction.\(number - 5)"), in: secrets)
             }
             acknowledge(removes ? "\(number)\n-\(number - 5)" : "\(number)")
+        }
+    }
+
+    /// The master key `text` names: `symmetric:<byte>` (32 bytes of it), `keyfile:<path>` or `passphrase:<text>`.
+    static func masterKey(_ text: String) -> MasterKey? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let value = String(text[text.index(after: colon)...])
+        switch text[..<colon] {
+        case "symmetric": return UInt8(value).map { .symmetric(SymmetricKey(data: Data(repeating: $0, count: 32))) }
+        case "keyfile": return .keyFile(URL(fileURLWithPath: value))
+        case "passphrase": return .passphrase(value)
+        default: return nil
         }
     }
 

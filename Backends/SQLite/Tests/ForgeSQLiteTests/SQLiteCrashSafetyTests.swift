@@ -117,7 +117,7 @@ struct SQLiteCrashSafetyTests {
 
     /// Runs `writer` with `arguments`, SIGKILLs it once it acknowledged `count` writes, and returns every line it
     /// printed before it died, and whether the kill ended it.
-    private static func runAndKill(
+    static func runAndKill(
         _ writer: URL,
         _ arguments: [String],
         after count: Int
@@ -144,7 +144,7 @@ struct SQLiteCrashSafetyTests {
     }
 
     /// The crash writer, built beside the test bundle.
-    private static func writerURL() -> URL? {
+    static func writerURL() -> URL? {
         var folders: [URL] = Bundle.allBundles
             .filter { $0.bundlePath.hasSuffix(".xctest") }
             .map { $0.bundleURL.deletingLastPathComponent() }

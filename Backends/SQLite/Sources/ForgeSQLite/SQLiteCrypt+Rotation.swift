@@ -1,0 +1,135 @@
+public import ForgeCrypt
+internal import Foundation
+internal import GRDB
+
+// Changing the master key of a namespace's secrets, in one transaction: see "Changing the master key" in the
+// module's documentation (ForgeSQLite.md) for what readers, writers and a crash see.
+extension SQLiteCrypt {
+    /// Seals every secret of this namespace again under `newKey`, in one transaction, and returns the store opened with
+    /// it.
+    ///
+    /// This store, and every other store still on the old key, stops opening the namespace when the transaction
+    /// commits: use the store returned. When the namespace already has `newKey` (a rotation run again), nothing is
+    /// changed and the store returned is opened with it.
+    ///
+    /// Every secret is resealed, the old rows removed and the new header written in one immediate transaction: a crash
+    /// at any point leaves the namespace on the old key or the new one. Readers go on with the old key until the
+    /// commit; writers wait for it. A namespace whose header records a rotation in phases (the vault's design) is
+    /// finished by a store of its new key first.
+    ///
+    /// ```swift
+    /// let secrets = SQLiteCrypt(database: database, namespace: "auth", masterKey: .passphrase(old))
+    /// let rotated = try secrets.rotateMasterKey(to: .passphrase(new))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - newKey: The new master key. A key file that does not exist is created, owner-only; a passphrase gets a new
+    ///     salt.
+    ///   - progress: Told each step, on the calling thread (while the transaction is open: keep it short).
+    /// - Returns: The store, opened with `newKey`, on the same database, namespace and durability.
+    /// - Throws: The `CryptStoreError` of a store that cannot be prepared (a wrong master key for this store, when
+    ///   `newKey` does not open the namespace either), `CryptStoreError.invalidMasterKey(reason:)` for a new key that
+    ///   cannot be used (or is the one a key-file or symmetric-key namespace already has), the errors of a new key
+    ///   file, `CryptStoreError.tamperedItem(key:)` naming the row's `item` when a sealed item opens with neither key,
+    ///   `CryptStoreError.masterKeyRotated(path:)` or `CryptStoreError.vaultReplaced(path:)` when the namespace's
+    ///   header changed since this store prepared, or `CryptStoreError.openFailed(path:underlying:)` naming the
+    ///   namespace when the database fails (`FailureReason.busy` when another connection holds it too long). Nothing
+    ///   is changed when it throws.
+    @discardableResult
+    public func rotateMasterKey(
+        to newKey: MasterKey,
+        progress: (MasterKeyRotationStep) -> Void = { _ in }
+    ) throws -> SQLiteCrypt {
+        do {
+            return try perform(.rotate(location: location)) {
+                try database.refuseWritesIfReadOnly()
+                var sealer = try sealer()
+                if let pending = sealer.pendingRotation {
+                    // Opened with the new key of a rotation in phases: it ends first.
+                    try apply(pending, from: sealer.header, progress: progress)
+                    sealer = pending.newSealer
+                }
+                guard let rotation = try sealer.rotation(to: newKey, location: location) else {
+                    progress(.finished)
+                    return opened(with: newKey, sealer: sealer)
+                }
+                try apply(rotation, from: sealer.header, progress: progress)
+                progress(.finished)
+                return opened(with: newKey, sealer: rotation.newSealer)
+            }
+        } catch let error as CryptStoreError {
+            switch error {
+            case .wrongMasterKey, .masterKeyRotated, .keyFileNotFound:
+                // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
+                let store = SQLiteCrypt(
+                    database: database,
+                    namespace: namespace,
+                    masterKey: newKey,
+                    durability: durability
+                )
+                guard (try? store.sealer()) != nil else { throw error }
+                return try store.rotateMasterKey(to: newKey, progress: progress)
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// This store's database, namespace and durability, opened with `masterKey`, whose sealer `sealer` is.
+    private func opened(with masterKey: MasterKey, sealer: SecretSealer) -> SQLiteCrypt {
+        let store = SQLiteCrypt(database: database, namespace: namespace, masterKey: masterKey, durability: durability)
+        store.preparation.keep(sealer)
+        return store
+    }
+
+    /// Applies `rotation` in one immediate transaction, when the namespace's header is still `expected`: every item
+    /// of the old key resealed under its new name and its old row removed, then the new key's header.
+    private func apply(
+        _ rotation: SecretSealer.Rotation,
+        from expected: Data,
+        progress: (MasterKeyRotationStep) -> Void
+    ) throws {
+        try database.write(durability, changing: nil) { db in
+            try db.inTransaction(.immediate) {
+                let header = try SQLiteCryptTable.header(of: storedNamespace, in: db)
+                guard let header, header == expected else {
+                    switch header.map(rotation.oldSealer.match(header:)) {
+                    case .rotated: throw CryptStoreError.masterKeyRotated(path: location)
+                    case .otherVault, nil: throw CryptStoreError.vaultReplaced(path: location)
+                    case .same, .rotating: throw CryptStoreError.rotationInProgress(path: location)
+                    }
+                }
+                let rows =
+                    try Row.fetchAll(
+                        db.cachedStatement(sql: SQLiteCryptTable.items),
+                        arguments: [storedNamespace]
+                    )
+                    .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
+                var resealed: [(old: String, new: String, item: Data)] = []
+                var dropped: [String] = []
+                for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
+                    do {
+                        if let new = try rotation.reseal(sealed, named: itemName) {
+                            resealed.append((itemName, new.name, new.item))
+                        }
+                    } catch  where rotation.replacesPendingRotation {
+                        // An item of the rotation this one replaces.
+                        dropped.append(itemName)
+                    }
+                }
+                progress(.began(itemCount: resealed.count))
+                let delete = try db.cachedStatement(sql: SQLiteCryptTable.delete)
+                let upsert = try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+                for itemName in dropped { try delete.execute(arguments: [storedNamespace, itemName]) }
+                for (index, item) in resealed.enumerated() {
+                    try delete.execute(arguments: [storedNamespace, item.old])
+                    try upsert.execute(arguments: [storedNamespace, item.new, item.item])
+                    progress(.resealed(index + 1, of: resealed.count))
+                }
+                try upsert.execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, rotation.finishedHeader])
+                return .commit
+            }
+        }
+        progress(.switched)
+    }
+}
