@@ -51,13 +51,16 @@ struct FileRecency: Sendable {
         var bytes = totalSize - (files[path]?.size ?? 0) + size
         var count = files.count + (files[path] == nil ? 1 : 0)
         var victims: [(path: String, size: Int)] = []
-        let oldestFirst = files.filter { $0.key != path && saving[$0.key] == nil }
-            .sorted { $0.value.use < $1.value.use }
-        for (victim, file) in oldestFirst {
-            guard bytes > maxBytes || count > (maxFiles ?? .max) else { break }
-            victims.append((victim, file.size))
-            bytes -= file.size
-            count -= 1
+        // Most saves fit: only one that does not orders the files by recency (a sort of every file the cache knows).
+        if bytes > maxBytes || count > (maxFiles ?? .max) {
+            let oldestFirst = files.filter { $0.key != path && saving[$0.key] == nil }
+                .sorted { $0.value.use < $1.value.use }
+            for (victim, file) in oldestFirst {
+                guard bytes > maxBytes || count > (maxFiles ?? .max) else { break }
+                victims.append((victim, file.size))
+                bytes -= file.size
+                count -= 1
+            }
         }
         guard bytes <= maxBytes, count <= (maxFiles ?? .max) else { return nil }
         for victim in victims { forget(victim.path) }
