@@ -13,4 +13,7 @@ public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
     case deleteAll
     /// `list(in:)` or `totalSize()` of a file store, or `keys()` of a key-value or secret store.
     case list
+    /// The removal of a key-value store's expired values, by a write that found it due, `reclaimExpiredValues(limit:)`
+    /// or an `ExpiryReaper`.
+    case reclaimExpired
 }

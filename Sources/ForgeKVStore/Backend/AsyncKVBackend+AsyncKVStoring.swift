@@ -1,4 +1,5 @@
 internal import ForgeCore
+internal import Foundation
 
 /// The typed API of every store built on an ``AsyncKVBackend``: the policy ``KVBackend``'s stores get, with one read
 /// of all of a key's names.
@@ -30,6 +31,7 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws {
         let stored = try KVStoredValue(encoding: value, key: key.key)
         try await store(stored, named: key.key)
+        await reclaimExpiredValuesIfDue()
     }
 
     /// Removes the value of `key` and those of its older names, the older names first.
@@ -43,20 +45,38 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
-        try await hasValue(named: key.storedNames)
+        guard expiry != nil else { return try await hasValue(named: key.storedNames) }
+        return try await !liveValues(named: key.storedNames).isEmpty
     }
 
     /// The keys that hold a value, sorted, each once in its canonical (NFC) form.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
     public func keys() async throws -> [String] {
-        KeyListing.sorted(try await storedNames())
+        guard let expiry else { return KeyListing.sorted(try await storedNames()) }
+        return KeyListing.sorted(try await storedNames(liveAt: expiry.clock.now))
     }
 }
 
 extension AsyncKVBackend {
     /// The values stored under every name of `key`, for the typed API's one read policy.
     func storedValues<T>(of key: KVKey<T>) async throws -> FetchedValues {
-        FetchedValues(values: try await storedValues(named: key.storedNames))
+        FetchedValues(values: try await liveValues(named: key.storedNames))
+    }
+
+    /// The values stored under `names` that have not expired by the store's clock.
+    func liveValues(named names: [String]) async throws -> [String: KVStoredValue] {
+        let values = try await storedValues(named: names)
+        guard values.values.contains(where: { $0.expiresAt != nil }) else { return values }
+        let now = expiry?.clock.now ?? Date()
+        return values.filter { !$0.value.isExpired(at: now) }
+    }
+
+    /// Reclaims up to the store's limit of expired values when a reclaim is due (see ``KVExpiry``); a write calls it
+    /// once it has succeeded, and a reclaim that fails never fails the write.
+    func reclaimExpiredValuesIfDue() async {
+        guard let expiry, let date = expiry.takeDueReclaim() else { return }
+        let removed = (try? await removeExpiredValues(at: date, limit: expiry.reclaimLimit))?.count ?? 0
+        expiry.reclaimed(removed, at: date)
     }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The storage an asynchronous key-value store is built on (a database behind a network): named values, each held
 /// as JSON, and nothing typed.
 ///
@@ -6,6 +8,22 @@
 /// trip. Declare ``AsyncKVStoring`` beside it and the typed API comes with it, the same policy ``KVBackend``'s
 /// stores get.
 public protocol AsyncKVBackend: Sendable {
+    /// How this store keeps values with a lifetime (``AsyncExpiringKVStoring``); nil, the default, for a store that
+    /// keeps none. A store that keeps them stores each value's ``KVStoredValue/expiresAt`` beside it and gives it back.
+    var expiry: KVExpiry? { get }
+
+    /// The names that hold a value that has not expired at `date`, in any order. The default lists
+    /// ``storedNames()`` and reads them; implement it when a store can ask its storage for them at once.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    func storedNames(liveAt date: Date) async throws -> [String]
+
+    /// Removes up to `limit` values that have expired at `date` (their expiration date is `date` or earlier), and
+    /// returns their names. A value stored again since it was found expired stays. The default removes nothing.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
+    func removeExpiredValues(at date: Date, limit: Int) async throws -> [String]
+
     /// The values stored under `names`, by name; a name that holds nothing is absent.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` naming the first of `names`.
@@ -39,6 +57,19 @@ public protocol AsyncKVBackend: Sendable {
 }
 
 extension AsyncKVBackend {
+    /// Nil: a store keeps no lifetimes unless it says so.
+    public var expiry: KVExpiry? { nil }
+
+    /// The names of ``storedNames()`` whose value, read with ``storedValues(named:)``, has not expired at `date`.
+    public func storedNames(liveAt date: Date) async throws -> [String] {
+        let names = try await storedNames()
+        guard let values = try? await storedValues(named: names) else { return names }
+        return names.filter { values[$0].map { !$0.isExpired(at: date) } ?? false }
+    }
+
+    /// Removes nothing: a store that keeps no lifetimes holds no expired value.
+    public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] { [] }
+
     /// Whether ``storedValues(named:)`` finds a value under any of `names`.
     public func hasValue(named names: [String]) async throws -> Bool {
         try await !storedValues(named: names).isEmpty

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The storage a key-value store is built on: named values, each held as JSON, and nothing typed.
 ///
 /// Implement these five requirements (a sixth, ``hasValue(named:)``, has a default), declare ``KVStoring`` beside this protocol, and the typed API comes with
@@ -22,6 +24,27 @@
 /// one normal form. A requirement that fails throws a ``KVStoreError`` naming the key, and leaves what was stored before as
 /// it was; the typed API passes on what a requirement throws as it is.
 public protocol KVBackend: Sendable {
+    /// How this store keeps values with a lifetime (``ExpiringKVStoring``); nil, the default, for a store that keeps
+    /// none. A store that keeps them stores each value's ``KVStoredValue/expiresAt`` beside it and gives it back.
+    var expiry: KVExpiry? { get }
+
+    /// The names that hold a value that has not expired at `date`, in any order. The default lists
+    /// ``storedNames()`` and reads each; implement it when a store can ask its storage for them at once.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)``.
+    func storedNames(liveAt date: Date) throws -> [String]
+
+    /// Whether `name` holds a value that has not expired at `date`. The default reads it with
+    /// ``storedValue(named:)``, and asks ``hasValue(named:)`` when the read fails.
+    func hasValue(named name: String, liveAt date: Date) -> Bool
+
+    /// Removes up to `limit` values that have expired at `date` (their expiration date is `date` or earlier), and
+    /// returns their names. A value stored again since it was found expired stays. The default removes nothing: a
+    /// store that keeps no lifetimes holds no expired value.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
+    func removeExpiredValues(at date: Date, limit: Int) throws -> [String]
+
     /// The value stored under `name`, or nil when nothing is.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the storage cannot be read.
@@ -54,6 +77,32 @@ public protocol KVBackend: Sendable {
 }
 
 extension KVBackend {
+    /// Nil: a store keeps no lifetimes unless it says so.
+    public var expiry: KVExpiry? { nil }
+
+    /// The names of ``storedNames()`` whose value, read with ``storedValue(named:)``, has not expired at `date`; a
+    /// name whose value cannot be read is listed.
+    public func storedNames(liveAt date: Date) throws -> [String] {
+        try storedNames().filter { name in
+            switch Result(catching: { try storedValue(named: name) }) {
+            case .success(let value): value.map { !$0.isExpired(at: date) } ?? false
+            case .failure: true
+            }
+        }
+    }
+
+    /// Removes nothing: a store that keeps no lifetimes holds no expired value.
+    public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] { [] }
+
+    /// Whether ``storedValue(named:)`` finds a value under `name` that has not expired at `date`; when the read
+    /// fails, what ``hasValue(named:)`` says.
+    public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        switch Result(catching: { try storedValue(named: name) }) {
+        case .success(let value): value.map { !$0.isExpired(at: date) } ?? false
+        case .failure: hasValue(named: name)
+        }
+    }
+
     /// Whether ``storedValue(named:)`` finds a value under `name`; false when it throws.
     public func hasValue(named name: String) -> Bool {
         (try? storedValue(named: name)) != nil

@@ -21,13 +21,41 @@ public struct KVStoredValue: Sendable {
 
     let form: Form
 
-    /// A value held as `json`.
+    /// When the value expires: from this moment on it reads as missing. Nil for a value stored without a lifetime.
+    ///
+    /// A store that keeps lifetimes (``ExpiringKVStoring``) keeps this date beside the value and gives it back with
+    /// it; the typed API decides with the store's clock whether the value is still there.
+    public let expiresAt: Date?
+
+    /// A value held as `json`, without a lifetime.
     public init(json: Data) {
         self.form = .json(json)
+        self.expiresAt = nil
     }
 
-    init(_ form: Form) {
+    /// A value held as `json` that expires at `expiresAt` (nil: never).
+    public init(json: Data, expiresAt: Date?) {
+        self.form = .json(json)
+        self.expiresAt = expiresAt
+    }
+
+    init(_ form: Form, expiresAt: Date? = nil) {
         self.form = form
+        self.expiresAt = expiresAt
+    }
+
+    /// The same value, expiring at `date` (nil: never), rounded up to the next whole millisecond since 1970: the
+    /// precision every store keeps, so that a value expires at the same instant in each.
+    package func expiring(at date: Date?) -> KVStoredValue {
+        KVStoredValue(
+            form,
+            expiresAt: date.map { Self.date(milliseconds: Int64(($0.timeIntervalSince1970 * 1000).rounded(.up))) }
+        )
+    }
+
+    /// Whether the value has expired at `date`: its expiration date is `date` or earlier.
+    public func isExpired(at date: Date) -> Bool {
+        expiresAt.map { $0 <= date } ?? false
     }
 
     /// The value's JSON, as ``DiskKVStore`` stores it; empty (so that no type decodes it) for a value a
@@ -114,6 +142,7 @@ extension KVStoredValue {
         do {
             let json = try JSONCodec.encode(value)
             self.form = .typed(TypedValue(value: value, type: T.self, json: json, isDecodedFromJSON: false))
+            self.expiresAt = nil
         } catch {
             throw KVStoreError.encodingFailed(key: key, underlying: String(describing: error))
         }
@@ -155,7 +184,8 @@ extension KVStoredValue {
                 Self.holdsOnlyValues($0) ? $0 : nil
             }
         return KVStoredValue(
-            .typed(TypedValue(value: decoded, type: typed.type, json: typed.json, isDecodedFromJSON: true))
+            .typed(TypedValue(value: decoded, type: typed.type, json: typed.json, isDecodedFromJSON: true)),
+            expiresAt: expiresAt
         )
     }
 
@@ -200,4 +230,22 @@ extension Optional: ReflectsItsElements {}
 /// A JSON object whose `value` member is a stored value, beside other members the store needs (a key's name).
 struct WrappedValue<Value: Decodable>: Decodable {
     var value: Value
+}
+
+extension KVStoredValue {
+    /// ``expiresAt`` as whole milliseconds since 1970, as a store that keeps lifetimes in a number column or a file
+    /// header writes it; the typed API stores only whole milliseconds, so no precision is lost.
+    public var expiresAtMilliseconds: Int64? {
+        expiresAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+    }
+
+    /// A value held as `json` that expires `expiresAtMilliseconds` after 1970 (nil: never), as a store reads it back.
+    public init(json: Data, expiresAtMilliseconds: Int64?) {
+        self.init(json: json, expiresAt: expiresAtMilliseconds.map(Self.date(milliseconds:)))
+    }
+
+    /// The date `milliseconds` after 1970.
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+    }
 }

@@ -71,7 +71,7 @@ struct BackendValues<Backend: KVBackend>: KVValueSource {
     let backend: Backend
 
     func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T? {
-        try backend.storedValue(named: name)?.decode(T.self, name: name)
+        try backend.liveValue(named: name)?.decode(T.self, name: name)
     }
 }
 

@@ -1,4 +1,5 @@
 internal import ForgeCore
+public import Foundation
 
 /// An asynchronous key-value store (a server's, such as `PostgresKVStore`) that tells a handler what it does, and
 /// otherwise is the store it wraps: ``EventReportingKVStore`` for ``AsyncKVBackend``.
@@ -57,12 +58,25 @@ extension EventReportingAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
         try await reporter.callAsync(.deleteAll, nil) { try await base.removeAll() }
     }
 
+    /// `base`'s way of keeping values with a lifetime.
+    public var expiry: KVExpiry? { base.expiry }
+
+    /// `base`'s names that hold a value not expired at `date`, reported as a listing.
+    public func storedNames(liveAt date: Date) async throws -> [String] {
+        try await reporter.callAsync(.list, nil) { try await base.storedNames(liveAt: date) }
+    }
+
+    /// Removes `base`'s values expired at `date`, up to `limit`, reported as a reclaim.
+    public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] {
+        try await reporter.callAsync(.reclaimExpired, nil) { try await base.removeExpiredValues(at: date, limit: limit) }
+    }
+
     /// Returns the value stored for `key` or migrated from an older one, or nil when there is none or it does not
     /// decode; a migration that served it and a value that did not decode are reported.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
-        let values = FetchedValues(values: try await storedValues(named: key.storedNames))
+        let values = FetchedValues(values: try await liveValues(named: key.storedNames))
         do {
             return try events.value(of: key, in: values, readAsNil: true)
         } catch KVStoreError.decodingFailed {
@@ -75,10 +89,12 @@ extension EventReportingAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
     public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
-        let values = FetchedValues(values: try await storedValues(named: key.storedNames))
+        let values = FetchedValues(values: try await liveValues(named: key.storedNames))
         return try events.value(of: key, in: values, readAsNil: false)
     }
 }
+
+extension EventReportingAsyncKVStore: AsyncExpiringKVStoring where Base: AsyncExpiringKVStoring {}
 
 extension EventReportingAsyncKVStore: AsyncKVStreaming where Base: AsyncKVStreaming {
     /// `base`'s stream of `key`, whose reads are not reported: see ``AsyncKVStreaming/stream(_:)``.

@@ -1,4 +1,5 @@
 internal import ForgeCore
+public import Foundation
 
 /// A key-value store that tells a handler what it does, and otherwise is the store it wraps: each call to its storage
 /// (how long it took, the bytes it read or wrote, how it ended), each value a read found that does not decode, and
@@ -65,6 +66,24 @@ extension EventReportingKVStore: KVStoring, KVBackend {
         try reporter.call(.deleteAll, nil) { try base.removeAll() }
     }
 
+    /// Whether `base` holds a value under `name` not expired at `date`, reported as a check that it exists.
+    public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        reporter.call(.exists, name) { base.hasValue(named: name, liveAt: date) }
+    }
+
+    /// `base`'s way of keeping values with a lifetime.
+    public var expiry: KVExpiry? { base.expiry }
+
+    /// `base`'s names that hold a value not expired at `date`, reported as a listing.
+    public func storedNames(liveAt date: Date) throws -> [String] {
+        try reporter.call(.list, nil) { try base.storedNames(liveAt: date) }
+    }
+
+    /// Removes `base`'s values expired at `date`, up to `limit`, reported as a reclaim.
+    public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
+        try reporter.call(.reclaimExpired, nil) { try base.removeExpiredValues(at: date, limit: limit) }
+    }
+
     /// Returns the value stored for `key` or migrated from an older one, or nil; a migration that served it and a
     /// value that did not decode are reported.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T? {
@@ -81,6 +100,8 @@ extension EventReportingKVStore: KVStoring, KVBackend {
 }
 
 extension EventReportingKVStore: AsyncKVStoring {}
+
+extension EventReportingKVStore: ExpiringKVStoring where Base: ExpiringKVStoring {}
 
 extension EventReportingKVStore: KVChangeObserving where Base: KVChangeObserving {
     /// `base`'s changes, which are not reported: see `KVChangeObserving.observeChanges(_:)`.

@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 internal import ForgeCore
 
 /// A dictionary-backed ``KVStoring`` for tests and previews: fast, thread-safe, and faithful.
@@ -24,25 +24,33 @@ public final class InMemoryKVStore: Sendable {
     let faults: KVFaultPoint
     /// The observers of ``observeChanges(_:)``, by number.
     let observers = LockedState(KVChangeObservers())
+    /// How the store keeps values with a lifetime.
+    public let expiry: KVExpiry?
 
-    /// Creates an empty store.
-    public init() {
+    /// Creates an empty store, whose values with a lifetime expire by `expiry`'s clock, as a disk or database store's
+    /// do.
+    ///
+    /// - Parameter expiry: The clock and reclaiming of values with a lifetime. Defaults to the system clock's; a test
+    ///   gives it ForgeStorageTesting's `ManualExpiryClock`.
+    public init(expiry: KVExpiry = KVExpiry()) {
         self.faults = KVFaultPoint(nil)
+        self.expiry = expiry
     }
 
     /// Creates an empty store that reports every operation to `instrument` (ForgeStorageTesting's faults and
     /// operation log).
-    package init(instrument: (any StoreInstrument)?) {
+    package init(instrument: (any StoreInstrument)?, expiry: KVExpiry = KVExpiry()) {
         self.faults = KVFaultPoint(instrument)
+        self.expiry = expiry
     }
 
-    /// The number of keys that hold a value.
+    /// The number of values the store holds, expired ones not yet reclaimed included.
     public var count: Int {
         entries.withLock { $0.count }
     }
 }
 
-extension InMemoryKVStore: KVStoring, KVBackend {
+extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
     /// The value stored under `name`, or nil.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when a test's fault fails the read; a fault that
@@ -86,6 +94,32 @@ extension InMemoryKVStore: KVStoring, KVBackend {
     public func storedNames() throws -> [String] {
         try faults.list()
         return entries.withLock { Array($0.keys) }
+    }
+
+    /// The names that hold a value that has not expired at `date`.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when a test's fault fails the listing.
+    public func storedNames(liveAt date: Date) throws -> [String] {
+        try faults.list()
+        return entries.withLock { entries in entries.compactMap { $0.value.isExpired(at: date) ? nil : $0.key } }
+    }
+
+    /// Whether a value not expired at `date` is stored under `name`; false when a test's fault hides it.
+    public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        if faults.hides(name) { return false }
+        return entries.withLock { $0[name].map { !$0.isExpired(at: date) } ?? false }
+    }
+
+    /// Removes up to `limit` values expired at `date`, and tells observers of each.
+    public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
+        let removed = entries.withLock { entries in
+            let expired = entries.lazy.filter { $0.value.isExpired(at: date) }.prefix(limit).map(\.key)
+            let names = Array(expired)
+            for name in names { entries[name] = nil }
+            return names
+        }
+        for name in removed { tell(name) }
+        return removed
     }
 
     /// Removes every value.

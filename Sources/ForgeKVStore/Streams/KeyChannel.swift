@@ -1,4 +1,5 @@
 internal import ForgeCore
+internal import Foundation
 
 /// The streams that observe one key as one value type, updated together.
 ///
@@ -20,9 +21,20 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     /// The streams and the last update they were given, behind one lock.
     private let state = LockedState(State())
 
+    /// What wakes the channel when the value its streams hold expires, over a store that keeps lifetimes: the store's
+    /// clock and the re-read to run then.
+    private let expiryWake: ExpiryWake?
+
+    /// The clock to wait on for the value's expiry, and what to run then.
+    struct ExpiryWake: Sendable {
+        let clock: any ExpiryClock
+        let wake: @Sendable () -> Void
+    }
+
     /// Creates a channel, with no stream yet, for `key`.
-    init(key: KVKey<Value>) {
+    init(key: KVKey<Value>, expiryWake: ExpiryWake? = nil) {
         self.key = key
+        self.expiryWake = expiryWake
     }
 
     /// Reads the key from `base` and emits the value to every stream, unless an update of `version` or a newer one
@@ -32,14 +44,26 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - base: The store to read; the read happens after the change numbered `version` was made.
     ///   - version: The change's number, taken after the change was made and before this read.
     func refresh(from base: any KVStoring, version: UInt64) {
-        publish(base.get(key), version: version)
+        let (value, expiresAt) = Self.read(key, from: base)
+        publish(value, expiringAt: expiresAt, version: version)
+    }
+
+    /// The value of `key` in `base` and when it expires: one read over the library's stores, the value and then its
+    /// expiration date over another store that keeps lifetimes.
+    static func read(_ key: KVKey<Value>, from base: any KVStoring) -> (value: Value?, expiresAt: Date?) {
+        if let reading = base as? any KVLiveReading { return reading.valueAndExpirationDate(of: key) }
+        guard let expiring = base as? any ExpiringKVStoring else { return (base.get(key), nil) }
+        let value = expiring.get(key)
+        return (value, value == nil ? nil : (try? expiring.expirationDate(of: key)) ?? nil)
     }
 
     /// Emits `value`, read for the change numbered `version`, to every stream, unless an update of that version or
-    /// a newer one came first, or the streams already hold the value.
-    func publish(_ value: Value?, version: UInt64) {
+    /// a newer one came first, or the streams already hold the value; sets the wake for when it expires.
+    func publish(_ value: Value?, expiringAt expiresAt: Date? = nil, version: UInt64) {
         state.withLock { state in
-            guard state.apply(value, version: version).isNew else { return }
+            let (_, isNew, applied) = state.apply(value, version: version)
+            if applied { state.wake(at: expiresAt, by: expiryWake) }
+            guard isNew else { return }
             for stream in state.streams.values { stream.yield(value) }
         }
     }
@@ -57,9 +81,16 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - id: The stream's number, for ``leave(_:)``.
     ///   - value: The value the stream read, after taking `version`.
     ///   - version: The registry's version when the stream joined it.
-    func join(_ stream: AsyncStream<Value?>.Continuation, id: Int, value: Value?, version: UInt64) {
+    func join(
+        _ stream: AsyncStream<Value?>.Continuation,
+        id: Int,
+        value: Value?,
+        expiringAt expiresAt: Date? = nil,
+        version: UInt64
+    ) {
         state.withLock { state in
-            let (current, isNew) = state.apply(value, version: version)
+            let (current, isNew, applied) = state.apply(value, version: version)
+            if applied { state.wake(at: expiresAt, by: expiryWake) }
             if isNew {
                 for other in state.streams.values { other.yield(current) }
             }
@@ -76,23 +107,35 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
         var version: UInt64 = 0
         /// The value of the last update applied; nil before the first, which any value is new to.
         var latest: Value??
+        /// When the value of the last update applied expires, and the task waiting for it to re-read the key.
+        var expiry: (date: Date, task: Task<Void, Never>)?
+
+        /// Has `wake` run when `date` comes, in place of the wake set for an earlier update; nil cancels it.
+        mutating func wake(at date: Date?, by wake: ExpiryWake?) {
+            guard let wake, expiry?.date != date else { return }
+            expiry?.task.cancel()
+            expiry = date.map { date in
+                (date, Task { if (try? await wake.clock.sleep(until: date)) != nil { wake.wake() } })
+            }
+        }
 
         /// Records `value`, read for `version`, unless an update of that version or a newer one was applied first.
         ///
         /// Two reads for one version are equally recent (each was made after every change up to it), so the first
         /// one stays. Returns the value the streams hold afterwards, and whether `value` is new to them: true
         /// unless it was dropped or is stored identically to the value they held.
-        mutating func apply(_ value: Value?, version: UInt64) -> (current: Value?, isNew: Bool) {
-            if let latest, version <= self.version { return (latest, false) }
+        mutating func apply(_ value: Value?, version: UInt64) -> (current: Value?, isNew: Bool, applied: Bool) {
+            if let latest, version <= self.version { return (latest, false, false) }
             let isNew = latest.map { !KVStreamFilter.isStoredIdentically($0, value) } ?? true
             self.version = version
             latest = .some(value)
-            return (value, isNew)
+            return (value, isNew, true)
         }
     }
 }
 
 extension KeyChannel: AnyKeyChannel {
+
     /// The names the key is stored under: its own, then the older names its migrations read.
     var storedNames: [String] {
         key.storedNames
@@ -100,13 +143,22 @@ extension KeyChannel: AnyKeyChannel {
 
     /// Removes the stream numbered `id`; it is given no more values.
     func leave(_ id: Int) {
-        state.withLock { $0.streams[id] = nil }
+        state.withLock { state in
+            state.streams[id] = nil
+            guard state.streams.isEmpty else { return }
+            state.expiry?.task.cancel()
+            state.expiry = nil
+        }
     }
 
     /// Ends every stream and removes them.
     func finish() {
         let streams = state.withLock { state in
-            defer { state.streams = [:] }
+            defer {
+                state.streams = [:]
+                state.expiry?.task.cancel()
+                state.expiry = nil
+            }
             return Array(state.streams.values)
         }
         // Outside the lock: ending a stream runs its termination handler.
@@ -117,6 +169,7 @@ extension KeyChannel: AnyKeyChannel {
 /// A ``KeyChannel`` with its value type erased, as a ``ReactiveKVStore`` keeps it beside the channels of other
 /// types for the same key.
 protocol AnyKeyChannel: AnyObject, Sendable {
+
     /// The names the channel's key is stored under: its own, then the older names its migrations read.
     var storedNames: [String] { get }
 

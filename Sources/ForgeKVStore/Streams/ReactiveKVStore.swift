@@ -107,10 +107,14 @@ public final class ReactiveKVStore: Sendable {
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
         // Registered before the read, so every change numbered after `version` refreshes the channel.
-        let (channel, id, version) = registry.withLock { $0.addStream(of: key) }
+        let wake = (base as? any ExpiringKVStoring)?.expiry.map { expiry in
+            KeyChannel<T>.ExpiryWake(clock: expiry.clock) { [weak self] in self?.notify(key: key.key) }
+        }
+        let (channel, id, version) = registry.withLock { $0.addStream(of: key, expiryWake: wake) }
         watchOutsideChanges()
         watchStoredNames(of: key.key)
-        channel.join(continuation, id: id, value: base.get(key), version: version)
+        let (value, expiresAt) = KeyChannel.read(key, from: base)
+        channel.join(continuation, id: id, value: value, expiringAt: expiresAt, version: version)
         // Weak: the channel holds the continuation, which holds this handler until the stream ends.
         continuation.onTermination = { [weak self, weak channel] _ in
             guard let self, let channel else { return }
@@ -286,7 +290,8 @@ private struct Registry: Sendable {
     /// Returns the channel, the stream's number and the current version. The stream is counted here, under the
     /// registry's lock, so its channel cannot leave the registry between this call and the stream joining it.
     mutating func addStream<T: Codable & Sendable & Equatable>(
-        of key: KVKey<T>
+        of key: KVKey<T>,
+        expiryWake: KeyChannel<T>.ExpiryWake?
     ) -> (channel: KeyChannel<T>, id: Int, version: UInt64) {
         lastStreamID += 1
         // The new stream's read comes after every change numbered so far, and after changes made to the wrapped
@@ -301,7 +306,7 @@ private struct Registry: Sendable {
             entries[index].streams += 1
             channel = existing
         } else {
-            channel = KeyChannel(key: key)
+            channel = KeyChannel(key: key, expiryWake: expiryWake)
             entries.append(Entry(channel: channel, streams: 1))
             for name in key.storedNames { readers[name, default: []].insert(key.key) }
         }

@@ -1,5 +1,6 @@
 public import ForgeKVStore
 internal import ForgeCore
+public import Foundation
 
 /// Any asynchronous key-value store (a server's, such as `PostgresKVStore`) with a test's faults injected before each
 /// call it makes to its storage, and each call logged: ``FaultInjectingKVStore`` for `AsyncKVBackend`.
@@ -47,7 +48,23 @@ extension FaultInjectingAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
         try faults.removeAll()
         try await base.removeAll()
     }
+
+    /// `base`'s way of keeping values with a lifetime.
+    public var expiry: KVExpiry? { base.expiry }
+
+    /// `base`'s names that hold a value not expired at `date`, unless a fault fails the listing.
+    public func storedNames(liveAt date: Date) async throws -> [String] {
+        try faults.list()
+        return try await base.storedNames(liveAt: date)
+    }
+
+    /// Removes `base`'s values expired at `date`, up to `limit`; no fault fails it.
+    public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] {
+        try await base.removeExpiredValues(at: date, limit: limit)
+    }
 }
+
+extension FaultInjectingAsyncKVStore: AsyncExpiringKVStoring where Base: AsyncExpiringKVStoring {}
 
 extension AsyncKVBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged

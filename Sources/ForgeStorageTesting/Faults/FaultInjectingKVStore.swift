@@ -1,5 +1,6 @@
 public import ForgeKVStore
 internal import ForgeCore
+public import Foundation
 
 /// Any key-value store with a test's faults injected before each call it makes to its storage, and each call logged:
 /// what `InMemoryKVStore(label:faults:log:)` does for the in-memory twin, for every other store.
@@ -62,9 +63,30 @@ extension FaultInjectingKVStore: KVStoring, KVBackend {
         try faults.removeAll()
         try base.removeAll()
     }
+
+    /// Whether `base` holds a value under `name` not expired at `date`; false when a fault hides it.
+    public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        !faults.hides(name) && base.hasValue(named: name, liveAt: date)
+    }
+
+    /// `base`'s way of keeping values with a lifetime.
+    public var expiry: KVExpiry? { base.expiry }
+
+    /// `base`'s names that hold a value not expired at `date`, unless a fault fails the listing.
+    public func storedNames(liveAt date: Date) throws -> [String] {
+        try faults.list()
+        return try base.storedNames(liveAt: date)
+    }
+
+    /// Removes `base`'s values expired at `date`, up to `limit`; no fault fails it.
+    public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
+        try base.removeExpiredValues(at: date, limit: limit)
+    }
 }
 
 extension FaultInjectingKVStore: AsyncKVStoring {}
+
+extension FaultInjectingKVStore: ExpiringKVStoring where Base: ExpiringKVStoring {}
 
 extension KVBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged

@@ -31,11 +31,13 @@ public struct StoreOperations: OptionSet, Sendable, Hashable {
     public static let deleteAll = StoreOperations(.deleteAll)
     /// `list(in:)`, `totalSize()` or `keys()`.
     public static let list = StoreOperations(.list)
+    /// The removal of a key-value store's expired values.
+    public static let reclaimExpired = StoreOperations(.reclaimExpired)
 
     /// Every operation that only looks: ``read``, ``exists`` and ``list``.
     public static let reads: StoreOperations = [.read, .exists, .list]
     /// Every operation that changes what is stored: ``write``, ``delete`` and ``deleteAll``.
-    public static let changes: StoreOperations = [.write, .delete, .deleteAll]
+    public static let changes: StoreOperations = [.write, .delete, .deleteAll, .reclaimExpired]
     /// Every operation.
     public static let all = StoreOperations(StoreOperation.allCases.map { StoreOperations($0) })
 }

@@ -1,4 +1,5 @@
 internal import ForgeKVStore
+internal import Foundation
 
 /// A `KVStoring` seen as an `AsyncKVStoring`: each method calls the synchronous one of the same name.
 ///
@@ -8,9 +9,12 @@ internal import ForgeKVStore
 struct SynchronousKVStore: AsyncKVStoring {
     /// The store every call goes to.
     let base: any KVStoring
+    /// The same store, when it keeps lifetimes.
+    let expiring: (any ExpiringKVStoring)?
 
-    init(_ base: any KVStoring) {
+    init(_ base: any KVStoring, expiring: (any ExpiringKVStoring)? = nil) {
         self.base = base
+        self.expiring = expiring
     }
 
     func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? { base.get(key) }
@@ -38,4 +42,29 @@ struct SynchronousKVStore: AsyncKVStoring {
     func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws { try base.remove(key) }
 
     func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool { base.contains(key) }
+}
+
+extension SynchronousKVStore: AsyncExpiringKVStoring {
+    /// The wrapped store's expiry settings; nil when it keeps no lifetimes.
+    var expiry: KVExpiry? { expiring?.expiry }
+
+    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws {
+        try expiringBase().set(key, value: value, lifetime: lifetime)
+    }
+
+    func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date? {
+        try expiringBase().expirationDate(of: key)
+    }
+
+    func reclaimExpiredValues(limit: Int) async throws -> Int {
+        try expiringBase().reclaimExpiredValues(limit: limit)
+    }
+
+    /// The wrapped store as one that keeps lifetimes.
+    private func expiringBase() throws -> any ExpiringKVStoring {
+        guard let expiring else {
+            throw KVStoreError.writeFailed(key: "", underlying: .other("the store keeps no lifetimes"))
+        }
+        return expiring
+    }
 }

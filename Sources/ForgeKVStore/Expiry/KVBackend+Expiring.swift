@@ -1,0 +1,82 @@
+public import Foundation
+
+/// The lifetimes of every store built on a ``KVBackend`` that keeps them, written once.
+extension ExpiringKVStoring where Self: KVBackend {
+    /// Encodes `value` and stores it under `key`'s name with `lifetime`, by the store's clock.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``, or
+    ///   for ``KVLifetime/unchanged`` the ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime;
+    ///   the previous value is kept either way.
+    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws {
+        let encoded = try KVStoredValue(encoding: value, key: key.key)
+        let expiresAt: Date? =
+            switch lifetime {
+            case .forever: nil
+            case .after(let duration): settings.expirationDate(after: duration)
+            case .until(let date): date
+            case .unchanged: try liveValue(named: key.key)?.expiresAt
+            }
+        try store(encoded.expiring(at: expiresAt), named: key.key)
+        if let expiresAt { settings.noteStored(expiringAt: expiresAt) }
+        reclaimExpiredValuesIfDue()
+    }
+
+    /// When the value of `key` expires; nil when it has no lifetime or nothing is stored under the key's name.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    public func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) throws -> Date? {
+        try liveValue(named: key.key)?.expiresAt
+    }
+
+    /// Removes up to `limit` values that have expired by the store's clock; returns how many.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
+    public func reclaimExpiredValues(limit: Int) throws -> Int {
+        try removeExpiredValues(at: settings.clock.now, limit: max(1, limit)).count
+    }
+
+    /// The store's expiry settings; the system clock's defaults for a store that gives none.
+    private var settings: KVExpiry {
+        expiry ?? KVExpiry()
+    }
+}
+
+/// The lifetimes of every store built on an ``AsyncKVBackend`` that keeps them, written once.
+extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
+    /// Encodes `value` and stores it under `key`'s name with `lifetime`, by the store's clock.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``, or
+    ///   for ``KVLifetime/unchanged`` the ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime.
+    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws {
+        let encoded = try KVStoredValue(encoding: value, key: key.key)
+        let expiresAt: Date? =
+            switch lifetime {
+            case .forever: nil
+            case .after(let duration): settings.expirationDate(after: duration)
+            case .until(let date): date
+            case .unchanged: try await liveValues(named: [key.key])[key.key]?.expiresAt
+            }
+        try await store(encoded.expiring(at: expiresAt), named: key.key)
+        if let expiresAt { settings.noteStored(expiringAt: expiresAt) }
+        await reclaimExpiredValuesIfDue()
+    }
+
+    /// When the value of `key` expires; nil when it has no lifetime or nothing is stored under the key's name.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    public func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date? {
+        try await liveValues(named: [key.key])[key.key]?.expiresAt
+    }
+
+    /// Removes up to `limit` values that have expired by the store's clock; returns how many.
+    ///
+    /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
+    public func reclaimExpiredValues(limit: Int) async throws -> Int {
+        try await removeExpiredValues(at: settings.clock.now, limit: max(1, limit)).count
+    }
+
+    /// The store's expiry settings; the system clock's defaults for a store that gives none.
+    private var settings: KVExpiry {
+        expiry ?? KVExpiry()
+    }
+}

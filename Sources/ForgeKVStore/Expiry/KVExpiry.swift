@@ -1,0 +1,75 @@
+public import Foundation
+internal import ForgeCore
+
+/// How a store keeps values with a lifetime: the clock that says when they expire, and how much work a write may
+/// spend reclaiming the space of values that have.
+///
+/// A store that keeps lifetimes (``ExpiringKVStoring``) is given one at its creation; the default reads the system's
+/// clock. An expired value reads as missing at once, on every call; its space is reclaimed later, without anyone
+/// asking: a write through the typed API that finds a reclaim due removes up to ``reclaimLimit`` expired values
+/// first. A reclaim is due when a value this instance stored with a lifetime has expired, when the last reclaim
+/// found more than its limit, or ``reclaimInterval`` after the last one (for values other instances or processes
+/// stored). A store nobody writes to reclaims nothing by itself: run an ``ExpiryReaper`` beside it.
+///
+/// ```swift
+/// let clock = ManualExpiryClock()            // ForgeStorageTesting
+/// let store = InMemoryKVStore(expiry: KVExpiry(clock: clock))
+/// try store.set(SessionKeys.token, value: "t0k3n", expiresAfter: .seconds(3600))
+/// clock.advance(by: .seconds(3600))
+/// #expect(store.get(SessionKeys.token) == nil)
+/// ```
+public final class KVExpiry: Sendable {
+    /// The clock that says when a value expires.
+    public let clock: any ExpiryClock
+    /// The most expired values one write reclaims.
+    public let reclaimLimit: Int
+    /// How long after a reclaim a write looks for expired values again, when none this instance stored is due.
+    public let reclaimInterval: Duration
+
+    /// When a write next reclaims expired values.
+    private let nextReclaim = LockedState(Date.distantPast)
+
+    /// Creates the expiry settings of a store.
+    ///
+    /// - Parameters:
+    ///   - clock: The clock that says when a value expires. Defaults to the system's.
+    ///   - reclaimLimit: The most expired values one write reclaims; at least 1. Defaults to 16.
+    ///   - reclaimInterval: How long after a reclaim a write looks again for values stored by other instances or
+    ///     processes. Defaults to one minute.
+    public init(
+        clock: any ExpiryClock = SystemExpiryClock(),
+        reclaimLimit: Int = 16,
+        reclaimInterval: Duration = .seconds(60)
+    ) {
+        self.clock = clock
+        self.reclaimLimit = max(1, reclaimLimit)
+        self.reclaimInterval = reclaimInterval
+    }
+
+    /// The time a lifetime of `lifetime` ends, counted from now.
+    func expirationDate(after lifetime: Duration) -> Date {
+        clock.now.addingTimeInterval(lifetime.timeInterval)
+    }
+
+    /// Records that this instance stored a value that expires at `date`, so that the first write after it reclaims.
+    func noteStored(expiringAt date: Date) {
+        nextReclaim.withLock { $0 = min($0, date) }
+    }
+
+    /// The time to reclaim at, when a reclaim is due now; nil when it is not. A due reclaim is taken: the next one is
+    /// due only after ``reclaimInterval``, unless ``reclaimed(_:at:)`` says more are waiting.
+    func takeDueReclaim() -> Date? {
+        let now = clock.now
+        return nextReclaim.withLock { next in
+            guard next <= now else { return nil }
+            next = now.addingTimeInterval(reclaimInterval.timeInterval)
+            return now
+        }
+    }
+
+    /// Records what a reclaim at `date` removed: a full batch leaves the next write to go on.
+    func reclaimed(_ count: Int, at date: Date) {
+        guard count >= reclaimLimit else { return }
+        nextReclaim.withLock { $0 = min($0, date) }
+    }
+}

@@ -1,0 +1,220 @@
+internal import ForgeKVStore
+internal import Foundation
+public import Testing
+
+/// The behaviour every key-value store that keeps lifetimes shares (``InMemoryKVStore``, `DiskKVStore`, the SQLite and
+/// PostgreSQL stores, yours): a value reads until its lifetime ends, by the store's clock, and as missing from that
+/// instant on, on every call; a write without a lifetime drops the old one; expired values are reclaimed, and nothing
+/// else is.
+///
+/// Each check gets a fresh, empty store given a ``ManualExpiryClock``, and moves that clock:
+///
+/// ```swift
+/// @Test(arguments: ExpiryConformance.checks)
+/// func expiresLikeEveryStore(_ check: ExpiryConformance.Check) async throws {
+///     let clock = ManualExpiryClock()
+///     let store = InMemoryKVStore(expiry: KVExpiry(clock: clock))
+///     try await check.run(on: .init(synchronous: store, clock: clock))
+/// }
+/// ```
+public enum ExpiryConformance {
+    /// One check of this suite.
+    public typealias Check = ConformanceCheck<ExpiryConformance.Subject>
+
+    /// Every check of the suite, in a stable order; each names the behaviour it pins down.
+    public static var checks: [Check] {
+        [
+            Check("a value with a lifetime reads until it ends, and as missing from that instant on", expiresAtItsEnd),
+            Check("a lifetime ends on a whole millisecond, rounded up", lifetimesEndOnWholeMilliseconds),
+            Check("a write without a lifetime stores a value that never expires", aPlainWriteDropsTheLifetime),
+            Check("a write with an unchanged lifetime keeps the lifetime of the value it replaces", unchangedKeepsIt),
+            Check("a lifetime already past stores a value that reads as missing", aPastLifetimeReadsAsMissing),
+            Check("an expired value under an older name is not migrated", anExpiredOlderValueIsNotMigrated),
+            Check("reclaiming removes expired values, up to its limit, and nothing else", reclaimingRemovesOnlyExpired),
+            Check("writes reclaim expired values without being asked", writesReclaimExpiredValues),
+            Check(
+                "another instance on the same storage sees the lifetime",
+                unmetNeed: { $0.otherInstance == nil ? "the subject has no second instance" : nil },
+                anotherInstanceSeesTheLifetime
+            ),
+            Check(
+                "a stream emits nil when the value it holds expires",
+                unmetNeed: { $0.stream == nil ? "the subject has no stream" : nil },
+                aStreamEmitsNilWhenTheValueExpires
+            ),
+        ]
+    }
+
+    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
+    ///
+    /// - Parameters:
+    ///   - makeSubject: Makes a fresh, empty store and the clock it was given.
+    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
+    public static func run(
+        makeSubject: () async throws -> Subject,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
+    }
+
+    /// `date` as whole milliseconds since 1970, the precision stores keep, so that dates compare exactly.
+    static func milliseconds(_ date: Date?) -> Int64? {
+        date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+    }
+
+    static let token = KVKey<String>("forge.expiry.token")
+    static let other = KVKey<String>("forge.expiry.other")
+    static let third = KVKey<String>("forge.expiry.third")
+
+    private static func expiresAtItsEnd(_ subject: Subject) async throws {
+        let store = subject.store
+        let start = subject.clock.now
+        try await store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
+        try await store.set(other, value: "kept")
+        #expect(milliseconds(try await store.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(60)))
+        #expect(try await store.expirationDate(of: other) == nil, "a value without a lifetime has no expiration date")
+
+        subject.clock.advance(by: .milliseconds(59_999))
+        #expect(try await store.get(token) == "t0k3n", "one millisecond before its end, the value is there")
+        #expect(try await store.contains(token))
+        #expect(try await store.keys() == [other.key, token.key])
+
+        subject.clock.advance(by: .milliseconds(1))
+        #expect(try await store.get(token) == nil, "at its end, the value reads as missing")
+        #expect(try await store.value(for: token) == nil, "value(for:) finds nothing, and throws nothing")
+        #expect(try await store.contains(token) == false)
+        #expect(try await store.keys() == [other.key], "an expired key is not listed")
+        #expect(try await store.expirationDate(of: token) == nil)
+        #expect(try await store.get(other) == "kept", "a value without a lifetime stays")
+
+        try await store.set(token, value: "renewed", expiresAfter: .seconds(10))
+        #expect(try await store.get(token) == "renewed", "an expired key takes a new value")
+    }
+
+    private static func lifetimesEndOnWholeMilliseconds(_ subject: Subject) async throws {
+        let store = subject.store
+        let start = subject.clock.now
+        try await store.set(token, value: "t0k3n", lifetime: .until(start.addingTimeInterval(0.0105)))
+        #expect(milliseconds(try await store.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(0.011)))
+        subject.clock.advance(by: .microseconds(10_999))
+        #expect(try await store.get(token) == "t0k3n", "the value is there until the millisecond it was rounded to")
+        subject.clock.advance(by: .microseconds(1))
+        #expect(try await store.get(token) == nil)
+    }
+
+    private static func aPlainWriteDropsTheLifetime(_ subject: Subject) async throws {
+        let store = subject.store
+        try await store.set(token, value: "short", expiresAfter: .seconds(10))
+        try await store.set(token, value: "plain")
+        #expect(try await store.expirationDate(of: token) == nil)
+        subject.clock.advance(by: .seconds(86_400))
+        #expect(try await store.get(token) == "plain", "set(_:value:) drops the lifetime of the value it replaces")
+
+        try await store.set(other, value: "short", expiresAfter: .seconds(10))
+        try await store.set(other, value: "forever", lifetime: .forever)
+        subject.clock.advance(by: .seconds(86_400))
+        #expect(try await store.get(other) == "forever")
+    }
+
+    private static func unchangedKeepsIt(_ subject: Subject) async throws {
+        let store = subject.store
+        let start = subject.clock.now
+        try await store.set(token, value: "first", expiresAfter: .seconds(10))
+        subject.clock.advance(by: .seconds(5))
+        try await store.set(token, value: "second", lifetime: .unchanged)
+        #expect(try await store.get(token) == "second")
+        #expect(milliseconds(try await store.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(10)))
+        subject.clock.advance(by: .seconds(5))
+        #expect(try await store.get(token) == nil, "the value ends when the value it replaced would have")
+
+        try await store.set(other, value: "new", lifetime: .unchanged)
+        #expect(try await store.expirationDate(of: other) == nil, "a key that held nothing keeps no lifetime")
+        try await store.set(third, value: "old", expiresAfter: .seconds(1))
+        subject.clock.advance(by: .seconds(1))
+        try await store.set(third, value: "new", lifetime: .unchanged)
+        #expect(try await store.get(third) == "new", "the lifetime of an expired value is not kept")
+    }
+
+    private static func aPastLifetimeReadsAsMissing(_ subject: Subject) async throws {
+        let store = subject.store
+        try await store.set(token, value: "stale", lifetime: .until(subject.clock.now.addingTimeInterval(-1)))
+        #expect(try await store.get(token) == nil)
+        #expect(try await store.contains(token) == false)
+        #expect(try await store.keys() == [])
+        try await store.set(other, value: "zero", expiresAfter: .zero)
+        #expect(try await store.get(other) == nil, "a lifetime of zero ends as it starts")
+    }
+
+    private static func anExpiredOlderValueIsNotMigrated(_ subject: Subject) async throws {
+        let store = subject.store
+        let renamed = KVKey<String>("forge.expiry.renamed", migrations: .renamed(from: token.key))
+        try await store.set(token, value: "old", expiresAfter: .seconds(10))
+        #expect(try await store.get(renamed) == "old", "a live value under the older name is migrated")
+        subject.clock.advance(by: .seconds(10))
+        #expect(try await store.get(renamed) == nil)
+        #expect(try await store.contains(renamed) == false)
+    }
+
+    private static func reclaimingRemovesOnlyExpired(_ subject: Subject) async throws {
+        let store = subject.store
+        for index in 0..<3 {
+            try await store.set(KVKey<String>("forge.expiry.short.\(index)"), value: "short", expiresAfter: .seconds(10))
+        }
+        try await store.set(token, value: "long", expiresAfter: .seconds(100))
+        try await store.set(other, value: "forever")
+        subject.clock.advance(by: .seconds(10))
+
+        #expect(try await store.reclaimExpiredValues(limit: 2) == 2, "a reclaim removes no more than its limit")
+        #expect(try await store.reclaimExpiredValues(limit: 10) == 1)
+        #expect(try await store.reclaimExpiredValues(limit: 10) == 0)
+
+        try await store.set(third, value: "once", expiresAfter: .seconds(10))
+        subject.clock.advance(by: .seconds(10))
+        try await store.set(third, value: "again")
+        #expect(try await store.reclaimExpiredValues(limit: 10) == 0)
+        #expect(try await store.get(token) == "long")
+        #expect(try await store.get(other) == "forever")
+        #expect(try await store.get(third) == "again", "a value set again after it expired is not reclaimed")
+        #expect(try await store.keys() == [other.key, third.key, token.key])
+    }
+
+    private static func writesReclaimExpiredValues(_ subject: Subject) async throws {
+        let store = subject.store
+        let limit = try #require(store.expiry).reclaimLimit
+        try await store.set(other, value: "first write")
+        for index in 0..<min(limit, 4) {
+            try await store.set(KVKey<String>("forge.expiry.short.\(index)"), value: "short", expiresAfter: .seconds(10))
+        }
+        subject.clock.advance(by: .seconds(10))
+        try await store.set(token, value: "a write after they expired")
+        #expect(
+            try await store.reclaimExpiredValues(limit: 100) == 0,
+            "the write reclaimed the values this instance stored, once they had expired"
+        )
+    }
+
+    private static func anotherInstanceSeesTheLifetime(_ subject: Subject) async throws {
+        let other = try #require(subject.otherInstance)
+        let start = subject.clock.now
+        try await subject.store.set(token, value: "shared", expiresAfter: .seconds(30))
+        #expect(try await other.get(token) == "shared")
+        #expect(milliseconds(try await other.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(30)))
+        subject.clock.advance(by: .seconds(30))
+        #expect(try await other.get(token) == nil)
+        #expect(try await other.reclaimExpiredValues(limit: 10) == 1, "another instance reclaims it")
+        #expect(try await subject.store.reclaimExpiredValues(limit: 10) == 0)
+    }
+
+    private static func aStreamEmitsNilWhenTheValueExpires(_ subject: Subject) async throws {
+        let makeStream = try #require(subject.stream)
+        try await subject.store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
+        var values = makeStream(token).makeAsyncIterator()
+        #expect(await values.next() == .some("t0k3n"))
+        subject.clock.advance(by: .seconds(60))
+        #expect(await values.next() == .some(nil), "the stream emits nil when the value expires, unasked")
+        try await subject.store.set(token, value: "renewed", expiresAfter: .seconds(60))
+        #expect(await values.next() == .some("renewed"))
+        subject.clock.advance(by: .seconds(60))
+        #expect(await values.next() == .some(nil), "and again for the value set after it")
+    }
+}
