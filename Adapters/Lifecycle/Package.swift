@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "ForgeServiceLifecycle",
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -235,3 +235,24 @@ struct EventReportingKVStoreTests {
         #expect(await values.next() == .some(1))
     }
 }
+
+/// A reclaim of expired values is reported as a call and, when it removed any, with their number.
+struct EventReportingReclaimTests {
+    @Test func aReclaimReportsItsCallAndTheNumberItRemoved() throws {
+        let clock = ManualExpiryClock()
+        let events = RecordedEvents()
+        let store = InMemoryKVStore(expiry: KVExpiry(clock: clock))
+            .reportingEvents(label: "sessions", to: events.handler)
+        try store.set(KVKey<Int>("a"), value: 1, expiresAfter: .seconds(1))
+        try store.set(KVKey<Int>("b"), value: 2, expiresAfter: .seconds(1))
+        clock.advance(by: .seconds(1))
+        #expect(try store.reclaimExpiredValues(limit: 10) == 2)
+        let reclaims = events.all.filter { $0.operation == .reclaimExpired }
+        #expect(reclaims.count == 2, "the call, then the number")
+        guard case .expiredValuesReclaimed(let count) = reclaims.last?.kind else {
+            Issue.record("no count of reclaimed values")
+            return
+        }
+        #expect(count == 2)
+    }
+}

@@ -21,6 +21,7 @@ struct StoreOperationsTests {
         #expect(StoreOperations.delete == StoreOperations(.delete))
         #expect(StoreOperations.deleteAll == StoreOperations(.deleteAll))
         #expect(StoreOperations.list == StoreOperations(.list))
-        #expect(StoreOperations.changes == [.write, .delete, .deleteAll])
+        #expect(StoreOperations.reclaimExpired == StoreOperations(.reclaimExpired))
+        #expect(StoreOperations.changes == [.write, .delete, .deleteAll, .reclaimExpired])
     }
 }

@@ -67,6 +67,9 @@ extension StoreEvent {
         /// A key-value store's read returned a value that a migration of the key read: an older type's value under
         /// the key, or a value under an older name.
         case migrationApplied(Migration)
+        /// A key-value store removed this many expired values to reclaim their space (reported after the call of
+        /// operation `StoreOperation.reclaimExpired`, when it removed any).
+        case expiredValuesReclaimed(Int)
     }
 
     /// One call to a store's storage: one requirement of its backend contract (`KVBackend`, `FileBackend`,

@@ -95,6 +95,20 @@ package struct StoreEventReporter: Sendable {
         handler(StoreEvent(store: store, label: label, operation: .read, target: target, kind: kind))
     }
 
+    /// Reports that a reclaim removed `count` expired values; nothing when it removed none.
+    package func reportReclaimed(_ count: Int) {
+        guard count > 0 else { return }
+        handler(
+            StoreEvent(
+                store: store,
+                label: label,
+                operation: .reclaimExpired,
+                target: nil,
+                kind: .expiredValuesReclaimed(count)
+            )
+        )
+    }
+
     /// Reports the call `operation` on `target` that started at `start` (`began` by the monotonic clock) and ended
     /// now with `outcome`.
     private func finish(

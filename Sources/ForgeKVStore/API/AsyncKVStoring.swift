@@ -130,7 +130,7 @@ public protocol AsyncKVStreaming: AsyncKVStoring {
     func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?>
 }
 
-extension InMemoryKVStore: AsyncKVStoring {}
+extension InMemoryKVStore: AsyncExpiringKVStoring {}
 extension DiskKVStore: AsyncKVStoring {}
 extension UserDefaultsKVStore: AsyncKVStoring {}
 extension ReactiveKVStore: AsyncKVStreaming {}

@@ -81,8 +81,10 @@ extension KVBackend {
         return try storedNames(liveAt: expiry.clock.now)
     }
 
-    /// Reclaims up to the store's limit of expired values when a reclaim is due (see ``KVExpiry``). A write calls it
-    /// once it has succeeded; a reclaim that fails is left for the next one, and never fails the write.
+    /// Reclaims up to the store's limit of expired values when a reclaim is due (see ``KVExpiry``).
+    ///
+    /// A write calls it once it has succeeded; a reclaim that fails is left for the next one, and never fails the
+    /// write.
     func reclaimExpiredValuesIfDue() {
         guard let expiry, let date = expiry.takeDueReclaim() else { return }
         let removed = (try? removeExpiredValues(at: date, limit: expiry.reclaimLimit))?.count ?? 0

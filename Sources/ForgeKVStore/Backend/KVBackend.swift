@@ -83,12 +83,13 @@ extension KVBackend {
     /// The names of ``storedNames()`` whose value, read with ``storedValue(named:)``, has not expired at `date`; a
     /// name whose value cannot be read is listed.
     public func storedNames(liveAt date: Date) throws -> [String] {
-        try storedNames().filter { name in
-            switch Result(catching: { try storedValue(named: name) }) {
-            case .success(let value): value.map { !$0.isExpired(at: date) } ?? false
-            case .failure: true
+        try storedNames()
+            .filter { name in
+                switch Result(catching: { try storedValue(named: name) }) {
+                case .success(let value): value.map { !$0.isExpired(at: date) } ?? false
+                case .failure: true
+                }
             }
-        }
     }
 
     /// Removes nothing: a store that keeps no lifetimes holds no expired value.

@@ -21,7 +21,9 @@ public struct KVStoredValue: Sendable {
 
     let form: Form
 
-    /// When the value expires: from this moment on it reads as missing. Nil for a value stored without a lifetime.
+    /// When the value expires: from this moment on it reads as missing.
+    ///
+    /// Nil for a value stored without a lifetime.
     ///
     /// A store that keeps lifetimes (``ExpiringKVStoring``) keeps this date beside the value and gives it back with
     /// it; the typed API decides with the store's clock whether the value is still there.

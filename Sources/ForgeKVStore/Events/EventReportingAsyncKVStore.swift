@@ -66,9 +66,13 @@ extension EventReportingAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
         try await reporter.callAsync(.list, nil) { try await base.storedNames(liveAt: date) }
     }
 
-    /// Removes `base`'s values expired at `date`, up to `limit`, reported as a reclaim.
+    /// Removes `base`'s values expired at `date`, up to `limit`, reported as a reclaim, and the number it removed as `StoreEvent.Kind.expiredValuesReclaimed`.
     public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] {
-        try await reporter.callAsync(.reclaimExpired, nil) { try await base.removeExpiredValues(at: date, limit: limit) }
+        let removed = try await reporter.callAsync(.reclaimExpired, nil) {
+            try await base.removeExpiredValues(at: date, limit: limit)
+        }
+        reporter.reportReclaimed(removed.count)
+        return removed
     }
 
     /// Returns the value stored for `key` or migrated from an older one, or nil when there is none or it does not

@@ -79,9 +79,11 @@ extension EventReportingKVStore: KVStoring, KVBackend {
         try reporter.call(.list, nil) { try base.storedNames(liveAt: date) }
     }
 
-    /// Removes `base`'s values expired at `date`, up to `limit`, reported as a reclaim.
+    /// Removes `base`'s values expired at `date`, up to `limit`, reported as a reclaim, and the number it removed as `StoreEvent.Kind.expiredValuesReclaimed`.
     public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
-        try reporter.call(.reclaimExpired, nil) { try base.removeExpiredValues(at: date, limit: limit) }
+        let removed = try reporter.call(.reclaimExpired, nil) { try base.removeExpiredValues(at: date, limit: limit) }
+        reporter.reportReclaimed(removed.count)
+        return removed
     }
 
     /// Returns the value stored for `key` or migrated from an older one, or nil; a migration that served it and a

@@ -8,8 +8,8 @@ internal import ForgeCore
 /// clock. An expired value reads as missing at once, on every call; its space is reclaimed later, without anyone
 /// asking: a write through the typed API that finds a reclaim due removes up to ``reclaimLimit`` expired values
 /// first. A reclaim is due when a value this instance stored with a lifetime has expired, when the last reclaim
-/// found more than its limit, or ``reclaimInterval`` after the last one (for values other instances or processes
-/// stored). A store nobody writes to reclaims nothing by itself: run an ``ExpiryReaper`` beside it.
+/// found as many as its limit, or ``reclaimInterval`` after the last one (or after the settings were made), for values
+/// other instances or processes stored. A store nobody writes to reclaims nothing by itself: run an ``ExpiryReaper`` beside it.
 ///
 /// ```swift
 /// let clock = ManualExpiryClock()            // ForgeStorageTesting
@@ -26,8 +26,9 @@ public final class KVExpiry: Sendable {
     /// How long after a reclaim a write looks for expired values again, when none this instance stored is due.
     public let reclaimInterval: Duration
 
-    /// When a write next reclaims expired values.
-    private let nextReclaim = LockedState(Date.distantPast)
+    /// When a write next reclaims expired values: one interval after the settings were made, or when a value stored
+    /// through them expires.
+    private let nextReclaim: LockedState<Date>
 
     /// Creates the expiry settings of a store.
     ///
@@ -44,6 +45,7 @@ public final class KVExpiry: Sendable {
         self.clock = clock
         self.reclaimLimit = max(1, reclaimLimit)
         self.reclaimInterval = reclaimInterval
+        self.nextReclaim = LockedState(clock.now.addingTimeInterval(reclaimInterval.timeInterval))
     }
 
     /// The time a lifetime of `lifetime` ends, counted from now.
@@ -56,8 +58,10 @@ public final class KVExpiry: Sendable {
         nextReclaim.withLock { $0 = min($0, date) }
     }
 
-    /// The time to reclaim at, when a reclaim is due now; nil when it is not. A due reclaim is taken: the next one is
-    /// due only after ``reclaimInterval``, unless ``reclaimed(_:at:)`` says more are waiting.
+    /// The time to reclaim at, when a reclaim is due now; nil when it is not.
+    ///
+    /// A due reclaim is taken: the next one is due only after ``reclaimInterval``, unless ``reclaimed(_:at:)`` says
+    /// more are waiting.
     func takeDueReclaim() -> Date? {
         let now = clock.now
         return nextReclaim.withLock { next in

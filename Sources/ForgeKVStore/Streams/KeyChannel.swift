@@ -80,6 +80,7 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - stream: The new stream's continuation.
     ///   - id: The stream's number, for ``leave(_:)``.
     ///   - value: The value the stream read, after taking `version`.
+    ///   - expiresAt: When that value expires, by the store's clock; nil when it has no lifetime.
     ///   - version: The registry's version when the stream joined it.
     func join(
         _ stream: AsyncStream<Value?>.Continuation,

@@ -107,9 +107,10 @@ public final class ReactiveKVStore: Sendable {
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> {
         let (stream, continuation) = AsyncStream<T?>.makeStream(bufferingPolicy: .unbounded)
         // Registered before the read, so every change numbered after `version` refreshes the channel.
-        let wake = (base as? any ExpiringKVStoring)?.expiry.map { expiry in
-            KeyChannel<T>.ExpiryWake(clock: expiry.clock) { [weak self] in self?.notify(key: key.key) }
-        }
+        let wake = (base as? any ExpiringKVStoring)?.expiry
+            .map { expiry in
+                KeyChannel<T>.ExpiryWake(clock: expiry.clock) { [weak self] in self?.notify(key: key.key) }
+            }
         let (channel, id, version) = registry.withLock { $0.addStream(of: key, expiryWake: wake) }
         watchOutsideChanges()
         watchStoredNames(of: key.key)

@@ -15,6 +15,8 @@ public struct StoreLogLevels: Sendable, Hashable {
     public var valueNotDecoded: Logger.Level
     /// A read a migration served (at each such read, until the key is set again); `debug` by default.
     public var migrationApplied: Logger.Level
+    /// A reclaim that removed expired values; `debug` by default.
+    public var expiredValuesReclaimed: Logger.Level
 
     /// Levels for each kind of event.
     ///
@@ -23,15 +25,18 @@ public struct StoreLogLevels: Sendable, Hashable {
     ///   - failure: A call that failed.
     ///   - valueNotDecoded: A value that did not decode.
     ///   - migrationApplied: A read a migration served.
+    ///   - expiredValuesReclaimed: A reclaim that removed expired values.
     public init(
         success: Logger.Level = .trace,
         failure: Logger.Level = .error,
         valueNotDecoded: Logger.Level = .warning,
-        migrationApplied: Logger.Level = .debug
+        migrationApplied: Logger.Level = .debug,
+        expiredValuesReclaimed: Logger.Level = .debug
     ) {
         self.success = success
         self.failure = failure
         self.valueNotDecoded = valueNotDecoded
         self.migrationApplied = migrationApplied
+        self.expiredValuesReclaimed = expiredValuesReclaimed
     }
 }

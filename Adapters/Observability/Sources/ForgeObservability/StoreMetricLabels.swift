@@ -21,4 +21,6 @@ public enum StoreMetricLabels {
     public static let valuesNotDecoded = "forge_store_values_not_decoded"
     /// A counter of the reads migrations served, by `store` and `label`.
     public static let migrationsApplied = "forge_store_migrations_applied"
+    /// Counts the expired values key-value stores removed to reclaim their space.
+    public static let expiredValuesReclaimed = "forge_store_expired_values_reclaimed"
 }

@@ -29,6 +29,10 @@ extension StoreObservability {
             metadata["forge.older_type"] = .string(migration.olderType)
             metadata["forge.type"] = .string(migration.currentType)
             logger.log(level: levels.migrationApplied, "\(name): a migration read the value", metadata: metadata)
+        case .expiredValuesReclaimed(let count):
+            var metadata = metadata(event)
+            metadata["forge.count"] = .stringConvertible(count)
+            logger.log(level: levels.expiredValuesReclaimed, "\(name): expired values reclaimed", metadata: metadata)
         }
     }
 

@@ -28,6 +28,8 @@ extension StoreObservability {
             counter(StoreMetricLabels.valuesNotDecoded, store).increment()
         case .migrationApplied:
             counter(StoreMetricLabels.migrationsApplied, store).increment()
+        case .expiredValuesReclaimed(let count):
+            counter(StoreMetricLabels.expiredValuesReclaimed, store).increment(by: count)
         }
     }
 }

@@ -51,6 +51,29 @@ struct StoreObservabilityMetricsTests {
         #expect(metrics.counterTotal(label: StoreMetricLabels.operations, dimensions: [("outcome", "failure")]) == 2)
     }
 
+    @Test func expiredValuesReclaimedAreCountedWithoutTheirKeys() throws {
+        let observed = ObservedStores()
+        let clock = ManualExpiryClock()
+        let store = InMemoryKVStore(expiry: KVExpiry(clock: clock))
+            .reportingEvents(label: "sessions", to: observed.observability.record)
+        for user in ["ada", "bob", "cy"] {
+            try store.set(KVKey<String>("session.\(user)"), value: user, expiresAfter: .seconds(60))
+        }
+        clock.advance(by: .seconds(60))
+        #expect(try store.reclaimExpiredValues(limit: 2) == 2)
+        #expect(try store.reclaimExpiredValues(limit: 2) == 1)
+
+        let sessions = [("store", "kv"), ("label", "sessions")]
+        let metrics = observed.metrics
+        #expect(metrics.counterTotal(label: StoreMetricLabels.expiredValuesReclaimed, dimensions: sessions) == 3)
+        #expect(
+            metrics.counterTotal(
+                label: StoreMetricLabels.operations,
+                dimensions: sessions + [("operation", "reclaimExpired")]
+            ) == 2
+        )
+    }
+
     @Test func valuesThatDidNotDecodeAndMigrationsAreCounted() throws {
         let observed = ObservedStores()
         let store = InMemoryKVStore().reportingEvents(label: "settings", to: observed.observability.record)

@@ -95,7 +95,9 @@ public enum ExpiryConformance {
         let store = subject.store
         let start = subject.clock.now
         try await store.set(token, value: "t0k3n", lifetime: .until(start.addingTimeInterval(0.0105)))
-        #expect(milliseconds(try await store.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(0.011)))
+        #expect(
+            milliseconds(try await store.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(0.011))
+        )
         subject.clock.advance(by: .microseconds(10_999))
         #expect(try await store.get(token) == "t0k3n", "the value is there until the millisecond it was rounded to")
         subject.clock.advance(by: .microseconds(1))
@@ -158,7 +160,11 @@ public enum ExpiryConformance {
     private static func reclaimingRemovesOnlyExpired(_ subject: Subject) async throws {
         let store = subject.store
         for index in 0..<3 {
-            try await store.set(KVKey<String>("forge.expiry.short.\(index)"), value: "short", expiresAfter: .seconds(10))
+            try await store.set(
+                KVKey<String>("forge.expiry.short.\(index)"),
+                value: "short",
+                expiresAfter: .seconds(10)
+            )
         }
         try await store.set(token, value: "long", expiresAfter: .seconds(100))
         try await store.set(other, value: "forever")
@@ -183,7 +189,11 @@ public enum ExpiryConformance {
         let limit = try #require(store.expiry).reclaimLimit
         try await store.set(other, value: "first write")
         for index in 0..<min(limit, 4) {
-            try await store.set(KVKey<String>("forge.expiry.short.\(index)"), value: "short", expiresAfter: .seconds(10))
+            try await store.set(
+                KVKey<String>("forge.expiry.short.\(index)"),
+                value: "short",
+                expiresAfter: .seconds(10)
+            )
         }
         subject.clock.advance(by: .seconds(10))
         try await store.set(token, value: "a write after they expired")
