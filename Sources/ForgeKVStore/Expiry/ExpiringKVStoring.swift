@@ -22,6 +22,14 @@ public protocol ExpiringKVStoring: KVStoring {
     ///   the previous value is kept either way.
     func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws
 
+    /// Encodes `value` and stores it under `key`'s name, to expire `lifetime` from now: `lifetime: .after(lifetime)`.
+    ///
+    /// A requirement with a default, so that a store that is also ``AsyncExpiringKVStoring`` has one method of this
+    /// name, called without `await` in an `async` function too.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``.
+    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, expiresAfter lifetime: Duration) throws
+
     /// When the value of `key` expires: nil when it has no lifetime, or when no value is stored under the key's name.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
@@ -54,6 +62,11 @@ public protocol AsyncExpiringKVStoring: AsyncKVStoring {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``.
     func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws
 
+    /// Encodes `value` and stores it under `key`'s name, to expire `lifetime` from now: `lifetime: .after(lifetime)`.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``.
+    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, expiresAfter lifetime: Duration) async throws
+
     /// When the value of `key` expires: nil when it has no lifetime, or when no value is stored under the key's name.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
@@ -65,7 +78,7 @@ public protocol AsyncExpiringKVStoring: AsyncKVStoring {
     func reclaimExpiredValues(limit: Int) async throws -> Int
 }
 
-extension AsyncExpiringKVStoring {
+extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
     /// Encodes `value` and stores it under `key`'s name, to expire `lifetime` from now.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``.

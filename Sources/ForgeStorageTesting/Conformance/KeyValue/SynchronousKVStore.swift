@@ -52,6 +52,10 @@ extension SynchronousKVStore: AsyncExpiringKVStoring {
         try expiringBase().set(key, value: value, lifetime: lifetime)
     }
 
+    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, expiresAfter lifetime: Duration) async throws {
+        try expiringBase().set(key, value: value, expiresAfter: lifetime)
+    }
+
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date? {
         try expiringBase().expirationDate(of: key)
     }
