@@ -1,5 +1,6 @@
 import ForgeKVStore
 import ForgeStorageTesting
+import Foundation
 import Testing
 
 /// The twin keeps lifetimes as every store does: the expiry suite on it, alone, through a `ReactiveKVStore`'s streams,
@@ -26,5 +27,28 @@ struct InMemoryKVStoreExpiryTests {
         let clock = ManualExpiryClock()
         let store = InMemoryKVStore(expiry: KVExpiry(clock: clock)).injectingFaults()
         try await check.run(on: .init(synchronous: store, clock: clock))
+    }
+}
+
+/// A `ReactiveKVStore` keeps lifetimes through the store it wraps: its own writes with a lifetime pass the suite, and
+/// over a store that keeps none they fail with a typed error and write nothing.
+struct ReactiveKVStoreExpiryTests {
+    @Test(arguments: ExpiryConformance.checks)
+    func expiresThroughTheWrapper(_ check: ExpiryConformance.Check) async throws {
+        let clock = ManualExpiryClock()
+        let reactive = ReactiveKVStore(InMemoryKVStore(expiry: KVExpiry(clock: clock)))
+        try await check.run(on: .init(synchronous: reactive, clock: clock, stream: { reactive.stream($0) }))
+    }
+
+    @Test func aWriteWithALifetimeOverAStoreThatKeepsNoneFailsAndWritesNothing() throws {
+        let reactive = ReactiveKVStore(UserDefaultsKVStore(suiteName: "forge.reactive.expiry.\(UUID().uuidString)"))
+        let key = KVKey<String>("token")
+        #expect(
+            throws: KVStoreError.writeFailed(key: "token", underlying: .other("the wrapped store keeps no lifetimes"))
+        ) {
+            try reactive.set(key, value: "t", expiresAfter: .seconds(1))
+        }
+        #expect(!reactive.contains(key))
+        #expect(try reactive.reclaimExpiredValues(limit: 1) == 0)
     }
 }

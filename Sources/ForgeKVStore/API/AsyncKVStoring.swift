@@ -133,4 +133,4 @@ public protocol AsyncKVStreaming: AsyncKVStoring {
 extension InMemoryKVStore: AsyncExpiringKVStoring {}
 extension DiskKVStore: AsyncKVStoring {}
 extension UserDefaultsKVStore: AsyncKVStoring {}
-extension ReactiveKVStore: AsyncKVStreaming {}
+extension ReactiveKVStore: AsyncKVStreaming, AsyncExpiringKVStoring {}

@@ -203,7 +203,7 @@ public final class ReactiveKVStore: Sendable {
     ///
     /// Those are the channels of the key of that name and of every key whose migrations read it. Each re-reads its
     /// key once and emits the value to its streams.
-    private func notify(storedNames: [String]) {
+    func notify(storedNames: [String]) {
         let (channels, version) = registry.withLock { registry -> ([Registry.Entry], UInt64) in
             let channels = registry.channels(reading: storedNames)
             guard !channels.isEmpty else { return ([], 0) }

@@ -13,7 +13,7 @@ internal import Synchronization
 /// #expect(store.get(SessionKeys.token) == nil)
 /// ```
 ///
-/// Work that sleeps on it (an ``ExpiryReaper``, a stream waiting for a value to expire) wakes when ``advance(by:)``
+/// Work that sleeps on it (an `ExpiryReaper`, a stream waiting for a value to expire) wakes when ``advance(by:)``
 /// or ``set(to:)`` reaches the time it waits for.
 public final class ManualExpiryClock: ExpiryClock {
     /// The time, and the sleepers waiting for a later one.

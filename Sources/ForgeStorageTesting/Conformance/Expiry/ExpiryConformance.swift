@@ -2,7 +2,7 @@ internal import ForgeKVStore
 internal import Foundation
 public import Testing
 
-/// The behaviour every key-value store that keeps lifetimes shares (``InMemoryKVStore``, `DiskKVStore`, the SQLite and
+/// The behaviour every key-value store that keeps lifetimes shares (`InMemoryKVStore`, `DiskKVStore`, the SQLite and
 /// PostgreSQL stores, yours): a value reads until its lifetime ends, by the store's clock, and as missing from that
 /// instant on, on every call; a write without a lifetime drops the old one; expired values are reclaimed, and nothing
 /// else is.
