@@ -114,4 +114,5 @@ extension KVLiveReading where Self: KVBackend {
 }
 
 extension InMemoryKVStore: KVLiveReading {}
+extension DiskKVStore: KVLiveReading {}
 extension EventReportingKVStore: KVLiveReading where Base: ExpiringKVStoring {}

@@ -11,8 +11,12 @@ extension DiskKVStore {
     /// temporary file of a running write) and shortened-name files whose key cannot be read are skipped. A folder
     /// that does not exist yet has no keys; another store on the same folder, in any process, lists the same.
     ///
+    /// Given `date`, only the keys whose value has not expired then: each file is read, whole, for its
+    /// ``ExpiryHeader`` (a file that cannot be read, or whose header is damaged, is listed, as its key holds a value
+    /// that reads as nil); without it, only the files of keys too long for a name are read.
+    ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
-    func listedKeys() throws -> [String] {
+    func listedKeys(liveAt date: Date? = nil) throws -> [String] {
         let entries: [FolderEntry]
         do {
             entries = try folder.list()
@@ -25,16 +29,34 @@ extension DiskKVStore {
             let stem = String(entry.name.dropLast(KeyFileName.fileExtension.count))
             if stem.contains("~") {
                 // A shortened name: the key is in the file.
-                guard let data = try? folder.read(entry.name),
-                    let header = try? JSONCodec.decode(InspectedKeyHeader.self, from: data),
-                    KeyFileName(key: header.key).candidates.contains(entry.name)
+                guard let data = try? folder.read(entry.name), let contents = ExpiryHeader.read(data),
+                    let key = Self.envelopeKey(in: contents.body),
+                    KeyFileName(key: key).candidates.contains(entry.name),
+                    !Self.hasExpired(contents, at: date)
                 else { continue }
-                keys.append(FileNameEncoding.canonicalForm(of: header.key))
+                keys.append(FileNameEncoding.canonicalForm(of: key))
             } else if let key = KeyFileName.key(ofExactName: entry.name) {
+                if let date, fileHasExpired(entry.name, at: date) { continue }
                 keys.append(key)
             }
         }
         return keys
+    }
+
+    /// Whether the file `name` has gone since it was listed, or holds a value that has expired at `date`; false when
+    /// it cannot be read or its header is damaged.
+    private func fileHasExpired(_ name: String, at date: Date) -> Bool {
+        do {
+            return ExpiryHeader.read(try folder.read(name)).map { Self.hasExpired($0, at: date) } ?? false
+        } catch {
+            return error.isNotFound
+        }
+    }
+
+    /// Whether `contents`, a file's, hold a value that has expired at `date`; false without a date.
+    static func hasExpired(_ contents: ExpiryHeader.Contents, at date: Date?) -> Bool {
+        guard let date, let milliseconds = contents.expiresAtMilliseconds else { return false }
+        return KVStoredValue.date(milliseconds: milliseconds) <= date
     }
 
     /// The namespace whose folder has the name `folderName`, or nil when no namespace is stored under it.
@@ -66,9 +88,4 @@ extension KeyFileName {
         case .hashed(let names): names
         }
     }
-}
-
-/// The key of a long key's file, read without decoding the value.
-private struct InspectedKeyHeader: Decodable {
-    var key: String
 }

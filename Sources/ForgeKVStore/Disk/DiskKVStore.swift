@@ -37,6 +37,23 @@ internal import ForgeCore
 /// `Double`). A file that is corrupt, or whose JSON does not decode as `T`, reads as nil and never traps;
 /// the next `set` replaces it. A symbolic link in a key's place is never followed: it reads as nil, is not
 /// contained or listed, and the next `set` or ``removeAll()`` removes the link itself.
+///
+/// ## Lifetimes
+/// The store keeps lifetimes (``ExpiringKVStoring``): a value set with one reads as missing from its expiration
+/// date on, by the clock of the store's ``expiry``. Its file then starts with one line, `#expires ` and the date in
+/// whole milliseconds since 1970, then holds what it would without a lifetime:
+///
+/// ```
+/// #expires 1767229200000
+/// "t0k3n"
+/// ```
+///
+/// A value without a lifetime is written exactly as before lifetimes came, and a file without the line (one an older
+/// version wrote) reads as a value without a lifetime; a file whose line is damaged reads as a corrupt file does.
+/// Since a `stat` cannot tell whether a value has expired, `contains` reads the key's file and ``keys()`` reads
+/// every file in the folder (whole: values are small), where without lifetimes they asked only for the file's status
+/// and the folder's listing. ``reclaimExpiredValues(limit:)`` lists the folder and reads files until it has found
+/// `limit` expired ones; it removes each without ever removing a value set again meanwhile, by any process.
 public struct DiskKVStore: Sendable {
     /// The base folder the namespace folder lives in.
     public let directory: StorageDirectory
@@ -50,6 +67,9 @@ public struct DiskKVStore: Sendable {
     public let durability: Durability
     /// The folder that holds this store's files: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
+    /// How the store keeps values with a lifetime: the clock they expire by, and how its writes reclaim expired
+    /// values (see ``KVExpiry``).
+    public let expiry: KVExpiry?
 
     /// The folder, through which every read and write goes.
     let folder: StoreFolder
@@ -67,16 +87,21 @@ public struct DiskKVStore: Sendable {
     ///   - fileProtection: The Data Protection level on Apple platforms; no effect on Linux.
     ///   - durability: Whether each write is flushed to the device before `set` returns. Defaults to
     ///     `Durability.atomic`: atomic, not flushed, like `UserDefaults`.
+    ///   - expiry: The clock and reclaiming of values with a lifetime (see ``ExpiringKVStoring``). Defaults to the
+    ///     system clock's; a test gives it ForgeStorageTesting's `ManualExpiryClock`. Every instance on a folder
+    ///     should read the same clock.
     public init(
         directory: StorageDirectory = .applicationSupport,
         namespace: String,
         fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
-        durability: Durability = .atomic
+        durability: Durability = .atomic,
+        expiry: KVExpiry = KVExpiry()
     ) {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
         self.durability = durability
+        self.expiry = expiry
         self.folder = StoreFolder(
             directory: directory,
             namespace: namespace,
@@ -96,8 +121,11 @@ public struct DiskKVStore: Sendable {
     }
 }
 
-extension DiskKVStore: KVStoring, KVBackend {
-    /// The value in `name`'s file; nil when the name has no file.
+extension DiskKVStore: ExpiringKVStoring, KVBackend {
+    /// The value in `name`'s file, with its expiration date when the file has an ``ExpiryHeader``; nil when the name
+    /// has no file.
+    ///
+    /// A file whose header is damaged reads as a corrupt file does: a value whose JSON decodes as no type.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the file cannot be read (a folder or a link in its
     ///   place, a denied permission). A name too long for a file name is found by the name written in its file, so a
@@ -105,27 +133,41 @@ extension DiskKVStore: KVStoring, KVBackend {
     public func storedValue(named name: String) throws -> KVStoredValue? {
         switch KeyFileName(key: name) {
         case .exact(let fileName):
-            return try readFile(fileName, for: name).map(KVStoredValue.init(json:))
+            guard let data = try readFile(fileName, for: name) else { return nil }
+            guard let contents = ExpiryHeader.read(data) else { return KVStoredValue(json: data) }
+            return KVStoredValue(json: contents.body, expiresAtMilliseconds: contents.expiresAtMilliseconds)
         case .hashed(let fileNames):
             for fileName in fileNames {
-                guard let data = try readFile(fileName, for: name),
-                    (try? JSONCodec.decode(LongKeyHeader.self, from: data))?.key == name
+                guard let data = try readFile(fileName, for: name), let contents = ExpiryHeader.read(data),
+                    Self.envelopeKey(in: contents.body) == name
                 else { continue }
-                return KVStoredValue(.wrapped(data))
+                return KVStoredValue(
+                    .wrapped(contents.body),
+                    expiresAt: contents.expiresAtMilliseconds.map(KVStoredValue.date(milliseconds:))
+                )
             }
             return nil
         }
     }
 
-    /// Writes `value` to `name`'s file, atomically.
+    /// Writes `value` to `name`'s file, atomically; a value with a lifetime (``KVStoredValue/expiresAt``) after an
+    /// ``ExpiryHeader``, a value without one as the store wrote values before lifetimes came.
     ///
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
+        let expiresAt = value.expiresAtMilliseconds
         switch KeyFileName(key: name) {
         case .exact(let fileName):
-            try write(value.json, toFile: fileName, for: name)
+            try write(
+                ExpiryHeader.file(holding: value.json, expiresAtMilliseconds: expiresAt),
+                toFile: fileName,
+                for: name
+            )
         case .hashed(let fileNames):
-            let data = try LongKeyHeader.wrapping(value.json, of: name)
+            let data = ExpiryHeader.file(
+                holding: try LongKeyHeader.wrapping(value.json, of: name),
+                expiresAtMilliseconds: expiresAt
+            )
             // A free slot is claimed without replacing, so two keys that share a hash and are written at the
             // same time never take the same slot: the loser looks again.
             for _ in 0..<KeyFileName.slotCount {
@@ -213,13 +255,18 @@ extension DiskKVStore {
         }
     }
 
-    /// The file's data when the file named `name` exists and holds the envelope of `key`.
+    /// The file's data when the file named `name` exists and holds the envelope of `key`, after a header or not.
     private func readEnvelope(named name: String, for key: String) -> Data? {
-        guard let data = try? folder.read(name),
-            let header = try? JSONCodec.decode(LongKeyHeader.self, from: data),
-            header.key == key
+        guard let data = try? folder.read(name), let contents = ExpiryHeader.read(data),
+            Self.envelopeKey(in: contents.body) == key
         else { return nil }
         return data
+    }
+
+    /// The key written in `body`, a long key's envelope (a file's contents after its ``ExpiryHeader``); nil when it
+    /// holds none.
+    static func envelopeKey(in body: Data) -> String? {
+        (try? JSONCodec.decode(LongKeyHeader.self, from: body))?.key
     }
 
     /// The file among `names` that holds `key`, or else the first that holds nothing, or nothing readable.
@@ -236,11 +283,11 @@ extension DiskKVStore {
                 if firstFree == nil { firstFree = (name, !error.isNotFound) }
                 continue
             }
-            guard let header = try? JSONCodec.decode(LongKeyHeader.self, from: data) else {
+            guard let holder = ExpiryHeader.read(data).flatMap({ Self.envelopeKey(in: $0.body) }) else {
                 if firstFree == nil { firstFree = (name, true) }
                 continue
             }
-            if header.key == key { return (name, true) }
+            if holder == key { return (name, true) }
         }
         guard let firstFree else {
             throw KVStoreError.writeFailed(key: key, underlying: "every file name for this key's hash is taken")

@@ -1,0 +1,90 @@
+public import Foundation
+internal import ForgeCore
+
+/// What ``DiskKVStore`` adds to the lifetimes written once above ``KVBackend``: a value's expiration date is in its
+/// file (``ExpiryHeader``), so the questions a `stat` or a listing answered without lifetimes read the files.
+extension DiskKVStore {
+    /// The keys whose value has not expired at `date`.
+    ///
+    /// The folder's listing, then every key file read, whole, for its header (values are small; a folder of n keys
+    /// costs n reads). A file that cannot be read, or whose header is damaged, is listed: its key holds a value, one
+    /// that reads as nil.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
+    public func storedNames(liveAt date: Date) throws -> [String] {
+        try listedKeys(liveAt: date)
+    }
+
+    /// Whether `name` holds a value that has not expired at `date`: its file is read, since a `stat` cannot tell;
+    /// when the read fails, whether a regular file is there.
+    public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        switch Result(catching: { try storedValue(named: name) }) {
+        case .success(let value): value.map { !$0.isExpired(at: date) } ?? false
+        case .failure: hasValue(named: name)
+        }
+    }
+
+    /// Removes up to `limit` values that have expired at `date`, and returns their keys.
+    ///
+    /// Each call lists the folder and reads key files, in the listing's order, until it has found `limit` expired
+    /// ones, so a call costs a listing and up to one read per key. A value set again after it was found expired, by
+    /// this process or another, stays: each file is taken away under a temporary name and read again before it is
+    /// removed (``StoreFolder``'s conditional removal), and put back when it holds a newer value. A file that cannot
+    /// be read is skipped.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed,
+    ///   ``KVStoreError/removeFailed(key:underlying:)`` naming the key of an expired file that cannot be removed.
+    public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
+        try removeExpiredValues(at: date, limit: limit, whenFound: { _ in })
+    }
+
+    /// ``removeExpiredValues(at:limit:)``, calling `whenFound` with each expired key once its file was read and found
+    /// expired, before the file is taken away: the tests write there as another process would.
+    package func removeExpiredValues(
+        at date: Date,
+        limit: Int,
+        whenFound: (_ key: String) -> Void
+    ) throws -> [String] {
+        let entries: [FolderEntry]
+        do {
+            entries = try folder.list()
+        } catch {
+            throw KVStoreError(listing: error)
+        }
+        var removed: [String] = []
+        for entry in entries where entry.kind == .file && entry.name.hasSuffix(KeyFileName.fileExtension) {
+            guard removed.count < limit else { break }
+            let exactKey = KeyFileName.key(ofExactName: entry.name)
+            var key = exactKey
+            var found = false
+            do {
+                let wasRemoved = try folder.remove(entry.name) { data in
+                    guard let contents = ExpiryHeader.read(data), Self.hasExpired(contents, at: date),
+                        let holder = exactKey ?? longKey(in: contents.body, ofFile: entry.name)
+                    else { return false }
+                    key = holder
+                    if !found {
+                        found = true
+                        whenFound(holder)
+                    }
+                    return true
+                }
+                if wasRemoved, let key { removed.append(key) }
+            } catch  where error.operation == .open || error.operation == .read {
+                // Not readable, so not known to have expired: left as it is.
+                continue
+            } catch {
+                throw KVStoreError(error, removing: key ?? entry.name)
+            }
+        }
+        return removed
+    }
+
+    /// The key a long key's envelope `body` names, when `fileName` is one of that key's file names.
+    private func longKey(in body: Data, ofFile fileName: String) -> String? {
+        guard let key = Self.envelopeKey(in: body), KeyFileName(key: key).candidates.contains(fileName) else {
+            return nil
+        }
+        return FileNameEncoding.canonicalForm(of: key)
+    }
+}
