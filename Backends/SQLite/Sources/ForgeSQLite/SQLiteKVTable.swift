@@ -72,8 +72,8 @@ enum SQLiteKVTable {
         return Data(text.precomposedStringWithCanonicalMapping.utf8)
     }
 
-    /// The last whole millisecond since 1970 at which a value expired at `date` has: a row whose `expires_at` is this
-    /// or earlier has expired at `date`, exactly as `KVStoredValue.isExpired(at:)` says of the value read back.
+    /// The latest whole millisecond since 1970 that is not after `date`: a row whose `expires_at` is this or earlier
+    /// has expired at `date`, exactly as `KVStoredValue.isExpired(at:)` says of the value read back.
     static func milliseconds(expiredAt date: Date) -> Int64 {
         var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         // The product may round across a whole millisecond: step to where the dates read back compare as they do.
