@@ -2,8 +2,8 @@ public import ForgeKVStore
 public import Foundation
 internal import GRDB
 
-/// A `KVStoring` (and `AsyncKVStoring`) on a table of a SQLite database file, which any number of stores and
-/// processes share.
+/// A `KVStoring` (and `AsyncKVStoring`) that keeps lifetimes (`ExpiringKVStoring`), on a table of a SQLite database
+/// file, which any number of stores and processes share.
 ///
 /// Each namespace's values are rows of one table, `forge_kv`, created on first use: stores of different namespaces on
 /// one database never see each other's values, and a store made with the database's file URL in another process sees
@@ -17,6 +17,17 @@ internal import GRDB
 /// ## Keys and values
 /// Any string is a key, kept in its canonical (NFC) form, so `"café"` is one key however it is typed; a value is the
 /// JSON the library's other stores write, so a value reads back as it does from `DiskKVStore`.
+///
+/// ## Lifetimes
+/// A value set with a lifetime (`set(_:value:expiresAfter:)`) keeps its expiration date in its row, in whole
+/// milliseconds, and reads as missing from that instant on, by the clock of the store's ``expiry``, in every store and
+/// process on the file, as `InMemoryKVStore`'s values do. Its row is deleted later: by a write of a store that finds a
+/// reclaim due, or by `reclaimExpiredValues(limit:)` (an `ExpiryReaper` calls it), one `DELETE` of up to the limit's
+/// rows, whose removal observers are told as other removals are.
+///
+/// ```swift
+/// try store.set(SessionKeys.token, value: token, expiresAfter: .seconds(3600))
+/// ```
 ///
 /// ## Atomicity and durability
 /// Every write is one SQLite statement, committed atomically: a reader, or a process that crashes mid-write, finds
@@ -37,6 +48,9 @@ public struct SQLiteKVStore: Sendable {
     public let namespace: String
     /// Whether each write is flushed to the device before it returns.
     public let durability: Durability
+    /// How the store keeps values with a lifetime: the clock that says when they expire, and how its writes reclaim
+    /// the rows of those that have.
+    public let expiry: KVExpiry?
 
     /// ``namespace`` as rows store it.
     let storedNamespace: Data
@@ -48,10 +62,18 @@ public struct SQLiteKVStore: Sendable {
     ///   - namespace: The group of keys of this store. Any string.
     ///   - durability: Whether each write is flushed to the device before it returns. Defaults to `.atomic`:
     ///     atomic, not flushed, like `UserDefaults`.
-    public init(database: SQLiteDatabase, namespace: String, durability: Durability = .atomic) {
+    ///   - expiry: The clock and reclaiming of values with a lifetime. Defaults to the system clock's; a test gives it
+    ///     ForgeStorageTesting's `ManualExpiryClock`. Stores of one file should read the same clock.
+    public init(
+        database: SQLiteDatabase,
+        namespace: String,
+        durability: Durability = .atomic,
+        expiry: KVExpiry = KVExpiry()
+    ) {
         self.database = database
         self.namespace = namespace
         self.durability = durability
+        self.expiry = expiry
         self.storedNamespace = SQLiteKVTable.stored(namespace)
     }
 
@@ -64,13 +86,19 @@ public struct SQLiteKVStore: Sendable {
     ///   - fileURL: The database file, created with its folder when missing.
     ///   - namespace: The group of keys of this store. Any string.
     ///   - durability: Whether each write is flushed to the device before it returns. Defaults to `.atomic`.
-    public init(fileURL: URL, namespace: String, durability: Durability = .atomic) {
-        self.init(database: SQLiteDatabase(fileURL: fileURL), namespace: namespace, durability: durability)
+    ///   - expiry: The clock and reclaiming of values with a lifetime. Defaults to the system clock's.
+    public init(fileURL: URL, namespace: String, durability: Durability = .atomic, expiry: KVExpiry = KVExpiry()) {
+        self.init(
+            database: SQLiteDatabase(fileURL: fileURL),
+            namespace: namespace,
+            durability: durability,
+            expiry: expiry
+        )
     }
 }
 
-extension SQLiteKVStore: KVStoring, KVBackend {
-    /// The value stored under `name`, or nil when nothing is.
+extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
+    /// The value stored under `name`, with its expiration date, or nil when nothing is; expired or not.
     ///
     /// - Throws: `KVStoreError/readFailed(key:underlying:)`.
     public func storedValue(named name: String) throws -> KVStoredValue? {
@@ -79,20 +107,23 @@ extension SQLiteKVStore: KVStoring, KVBackend {
             try database.cachedValue(for: key) { db in
                 guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return nil }
                 return
-                    try String.fetchOne(
+                    try Row.fetchOne(
                         db.cachedStatement(sql: SQLiteKVTable.select),
                         arguments: [key.namespace, key.name]
                     )
-                    .map { KVStoredValue(json: Data($0.utf8)) }
+                    .map { row in
+                        KVStoredValue(json: Data((row[0] as String).utf8), expiresAtMilliseconds: row[1])
+                    }
             }
         }
     }
 
-    /// Stores `value` under `name` in one statement, then tells the observers of the namespace's changes.
+    /// Stores `value` under `name` with its expiration date in one statement, then tells the observers of the
+    /// namespace's changes.
     ///
     /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
-        try database.apply([storing(value.json, named: name)])
+        try database.apply([storing(value.json, expiringAt: value.expiresAtMilliseconds, named: name)])
     }
 
     /// Removes the value stored under `name`; succeeds when there is none.
@@ -118,6 +149,58 @@ extension SQLiteKVStore: KVStoring, KVBackend {
         }
     }
 
+    /// The names that hold a value not expired at `date` in this namespace, in canonical (NFC) form: one query.
+    ///
+    /// - Throws: `KVStoreError/listFailed(underlying:)`.
+    public func storedNames(liveAt date: Date) throws -> [String] {
+        let milliseconds = SQLiteKVTable.milliseconds(expiredAt: date)
+        do {
+            return
+                try database.read { db -> [Data] in
+                    guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
+                    return try Data.fetchAll(
+                        db.cachedStatement(sql: SQLiteKVTable.liveNames),
+                        arguments: [storedNamespace, milliseconds]
+                    )
+                }
+                .map(SQLiteKVTable.text(fromStored:))
+        } catch {
+            throw KVStoreError.listFailed(underlying: FailureReason(sqlite: error, path: database.path))
+        }
+    }
+
+    /// Whether `name` holds a value not expired at `date`: read through the database's cache of values, as `get`
+    /// reads it, so that a `contains` after a read asks SQLite only whether the file changed; false when the read
+    /// fails.
+    public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        guard let value = try? storedValue(named: name) else { return false }
+        return !value.isExpired(at: date)
+    }
+
+    /// Removes up to `limit` values of this namespace expired at `date`, in one statement, and returns their names;
+    /// the observers of the namespace are told of each, as of a removal.
+    ///
+    /// A value stored again since it expired has a new expiration date, or none, and stays.
+    ///
+    /// - Throws: `KVStoreError/listFailed(underlying:)` when the expired rows cannot be found and removed.
+    public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
+        let milliseconds = SQLiteKVTable.milliseconds(expiredAt: date)
+        let removed: [Data]
+        do {
+            removed = try database.write(durability, changing: nil) { db in
+                try Data.fetchAll(
+                    db.cachedStatement(sql: SQLiteKVTable.deleteExpired),
+                    arguments: [storedNamespace, storedNamespace, milliseconds, max(0, limit)]
+                )
+            }
+        } catch {
+            throw KVStoreError.listFailed(underlying: FailureReason(sqlite: error, path: database.path))
+        }
+        let names = removed.map(SQLiteKVTable.text(fromStored:))
+        for name in names { database.changes.tell(namespace: storedNamespace, name: name) }
+        return names
+    }
+
     /// Removes every value of this namespace in one statement; other namespaces are untouched.
     ///
     /// - Throws: `KVStoreError/removeAllFailed(underlying:)`.
@@ -133,14 +216,16 @@ extension SQLiteKVStore: KVStoring, KVBackend {
     }
 }
 
-extension SQLiteKVStore: AsyncKVStoring {}
+extension SQLiteKVStore: AsyncExpiringKVStoring {}
 
 extension SQLiteKVStore {
-    /// The write that stores `json` under `name`: one statement, for `store(_:named:)` and for a transaction.
-    func storing(_ json: Data, named name: String) -> SQLiteWrite {
+    /// The write that stores `json` under `name`, to expire `expiresAt` milliseconds after 1970 (nil: never): one
+    /// statement, for `store(_:named:)` and for a transaction.
+    func storing(_ json: Data, expiringAt expiresAt: Int64?, named name: String) -> SQLiteWrite {
         let text = String(decoding: json, as: UTF8.self)
         return write(named: name, failing: KVStoreError.writeFailed(key:underlying:)) { db, key in
-            try db.cachedStatement(sql: SQLiteKVTable.upsert).execute(arguments: [key.namespace, key.name, text])
+            try db.cachedStatement(sql: SQLiteKVTable.upsert)
+                .execute(arguments: [key.namespace, key.name, text, expiresAt])
         }
     }
 

@@ -4,13 +4,17 @@ internal import GRDB
 
 /// The table of the key-value stores, `forge_kv`, and the SQL each store operation runs on it.
 ///
-/// One row per value: `(namespace BLOB, name BLOB, value TEXT)`, keyed by the namespace and the name. Namespaces
-/// and names are kept as the UTF-8 bytes of their canonical (NFC) form, so that any string (one holding a NUL too,
-/// which SQLite's text binding would cut) is a key, and `"café"` is one key however it is typed. A value is the JSON
-/// the library's other stores write, as text.
+/// One row per value: `(namespace BLOB, name BLOB, value TEXT, expires_at INTEGER)`, keyed by the namespace and the
+/// name. Namespaces and names are kept as the UTF-8 bytes of their canonical (NFC) form, so that any string (one
+/// holding a NUL too, which SQLite's text binding would cut) is a key, and `"café"` is one key however it is typed. A
+/// value is the JSON the library's other stores write, as text; `expires_at` is when it expires, in whole milliseconds
+/// since 1970, NULL for a value without a lifetime. The index `forge_kv_expiry` holds the rows that have one, so that
+/// a reclaim finds expired rows without reading the others.
+///
+/// Version 1 had no `expires_at` and no index; a database of version 1 is upgraded when it is opened for writing.
 enum SQLiteKVTable {
     /// The version of the table's shape that this code reads and writes, kept in `forge_schema`.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     /// The table's name.
     static let name = "forge_kv"
@@ -20,14 +24,28 @@ enum SQLiteKVTable {
             namespace BLOB NOT NULL,
             name BLOB NOT NULL,
             value TEXT NOT NULL,
+            expires_at INTEGER,
             PRIMARY KEY (namespace, name)
-        ) WITHOUT ROWID
+        ) WITHOUT ROWID;
+        \(createExpiryIndex)
         """
-    static let select = "SELECT value FROM forge_kv WHERE namespace = ? AND name = ?"
-    static let upsert = "INSERT OR REPLACE INTO forge_kv (namespace, name, value) VALUES (?, ?, ?)"
+    /// The index of the rows that have a lifetime, by namespace and expiration.
+    static let createExpiryIndex =
+        "CREATE INDEX forge_kv_expiry ON forge_kv (namespace, expires_at) WHERE expires_at IS NOT NULL"
+    static let select = "SELECT value, expires_at FROM forge_kv WHERE namespace = ? AND name = ?"
+    static let upsert = "INSERT OR REPLACE INTO forge_kv (namespace, name, value, expires_at) VALUES (?, ?, ?, ?)"
     static let delete = "DELETE FROM forge_kv WHERE namespace = ? AND name = ?"
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"
     static let names = "SELECT name FROM forge_kv WHERE namespace = ?"
+    /// The names whose value has not expired at a time in milliseconds (expired: `expires_at` at or before it).
+    static let liveNames = "SELECT name FROM forge_kv WHERE namespace = ? AND (expires_at IS NULL OR expires_at > ?)"
+    /// Removes up to a number of values expired at a time in milliseconds, in one statement, and returns their names:
+    /// a value stored again since is not expired, and stays.
+    static let deleteExpired = """
+        DELETE FROM forge_kv WHERE namespace = ? AND name IN (
+            SELECT name FROM forge_kv WHERE namespace = ? AND expires_at <= ? LIMIT ?
+        ) RETURNING name
+        """
     static let namespaces = "SELECT DISTINCT namespace FROM forge_kv"
 
     /// The table's shape, created or checked by ``prepare(_:path:)``.
@@ -40,6 +58,10 @@ enum SQLiteKVTable {
             .init(name: "namespace", type: "BLOB", primaryKeyPosition: 1),
             .init(name: "name", type: "BLOB", primaryKeyPosition: 2),
             .init(name: "value", type: "TEXT", primaryKeyPosition: 0),
+            .init(name: "expires_at", type: "INTEGER", primaryKeyPosition: 0),
+        ],
+        upgrades: [
+            1: ["ALTER TABLE forge_kv ADD COLUMN expires_at INTEGER", createExpiryIndex]
         ]
     )
 
@@ -48,6 +70,21 @@ enum SQLiteKVTable {
         // ASCII is in canonical form already: most keys skip Foundation's normalisation.
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return Data(text.utf8) }
         return Data(text.precomposedStringWithCanonicalMapping.utf8)
+    }
+
+    /// The latest whole millisecond since 1970 that is not after `date`: a row whose `expires_at` is this or earlier
+    /// has expired at `date`, exactly as `KVStoredValue.isExpired(at:)` says of the value read back.
+    static func milliseconds(expiredAt date: Date) -> Int64 {
+        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // The product may round across a whole millisecond: step to where the dates read back compare as they do.
+        while self.date(milliseconds: milliseconds) > date { milliseconds -= 1 }
+        while self.date(milliseconds: milliseconds + 1) <= date { milliseconds += 1 }
+        return milliseconds
+    }
+
+    /// The date `milliseconds` after 1970, as `KVStoredValue(json:expiresAtMilliseconds:)` reads it back.
+    private static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 
     /// The text a row stores as `stored`.

@@ -58,11 +58,11 @@ struct SQLiteForeignFileTests {
             let file = databaseFile(in: folder)
             try SQLiteKVStore(fileURL: file, namespace: "store").set(KVKey<Int>("count"), value: 1)
             let other = try DatabaseQueue(path: file.path)
-            try other.write { db in try db.execute(sql: "UPDATE forge_schema SET version = 2 WHERE component = 'kv'") }
+            try other.write { db in try db.execute(sql: "UPDATE forge_schema SET version = 3 WHERE component = 'kv'") }
 
             let store = SQLiteKVStore(fileURL: file, namespace: "store")
             let error = try #require(throws: SQLiteStoreError.self) { try store.database.prepare() }
-            #expect(error.description.contains("schema version 2"))
+            #expect(error.description.contains("schema version 3, newer than this ForgeSQLite's 2"))
             #expect(throws: KVStoreError.self) { try store.set(KVKey<Int>("count"), value: 2) }
         }
     }
@@ -70,18 +70,26 @@ struct SQLiteForeignFileTests {
     /// A newer ForgeSQLite that removed a component's tables, or is moving them, keeps its version in `forge_schema`:
     /// this one neither makes the tables again nor writes its own older version over it.
     @Test(arguments: [
-        ("kv", ["forge_kv"]),
-        ("files", ["forge_files", "forge_file_chunks"]),
-        ("crypt", ["forge_secrets"]),
+        ("kv", ["forge_kv"], 2),
+        ("files", ["forge_files", "forge_file_chunks"], 1),
+        ("crypt", ["forge_secrets"], 1),
     ])
-    func missingTablesOfANewerSchemaVersionAreNotMadeAgain(component: String, tables: [String]) async throws {
+    func missingTablesOfANewerSchemaVersionAreNotMadeAgain(
+        component: String,
+        tables: [String],
+        currentVersion: Int
+    ) async throws {
+        let newer = currentVersion + 1
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)
             try SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey()).prepare()
             let other = try DatabaseQueue(path: file.path)
             try other.write { db in
                 for table in tables { try db.execute(sql: "DROP TABLE \(table)") }
-                try db.execute(sql: "UPDATE forge_schema SET version = 2 WHERE component = ?", arguments: [component])
+                try db.execute(
+                    sql: "UPDATE forge_schema SET version = ? WHERE component = ?",
+                    arguments: [newer, component]
+                )
             }
 
             let database = SQLiteDatabase(fileURL: file)
@@ -94,7 +102,11 @@ struct SQLiteForeignFileTests {
             }
             let openFailed = try #require(error as? SQLiteStoreError)
             #expect(openFailed.description.contains(file.path))
-            #expect(openFailed.description.contains("schema version 2, newer than this ForgeSQLite's 1"))
+            #expect(
+                openFailed.description.contains(
+                    "schema version \(newer), newer than this ForgeSQLite's \(currentVersion)"
+                )
+            )
             let (version, remaining) = try other.read { db in
                 (
                     try Int.fetchOne(
@@ -105,7 +117,7 @@ struct SQLiteForeignFileTests {
                     try tables.filter { try db.tableExists($0) }
                 )
             }
-            #expect(version == 2)
+            #expect(version == newer)
             #expect(remaining.isEmpty)
         }
     }

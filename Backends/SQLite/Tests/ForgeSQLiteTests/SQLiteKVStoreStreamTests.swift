@@ -62,7 +62,7 @@ struct SQLiteKVStoreStreamTests {
 
             try sqlite3(
                 file,
-                "INSERT OR REPLACE INTO forge_kv VALUES (CAST('store' AS BLOB), CAST('theme' AS BLOB), '\"light\"');"
+                "INSERT OR REPLACE INTO forge_kv (namespace, name, value) VALUES (CAST('store' AS BLOB), CAST('theme' AS BLOB), '\"light\"');"
             )
             let written = await collect(values) { $0.last == "light" }
             #expect(written == ["dark", "light"])

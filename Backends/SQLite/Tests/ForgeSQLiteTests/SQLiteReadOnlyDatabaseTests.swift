@@ -165,12 +165,12 @@ struct SQLiteReadOnlyDatabaseTests {
             try SQLiteKVStore(fileURL: file, namespace: "settings").set(Self.count, value: 1)
             try await DatabaseQueue(path: file.path)
                 .write { db in
-                    try db.execute(sql: "UPDATE forge_schema SET version = 2 WHERE component = 'kv'")
+                    try db.execute(sql: "UPDATE forge_schema SET version = 3 WHERE component = 'kv'")
                 }
 
             let database = SQLiteDatabase(fileURL: file, readOnly: true)
             let error = try #require(throws: SQLiteStoreError.self) { try database.prepare() }
-            #expect(error.description.contains("schema version 2"))
+            #expect(error.description.contains("schema version 3, newer than this ForgeSQLite's 2"))
             #expect(throws: KVStoreError.readFailed(key: "count", underlying: error.reason)) {
                 try SQLiteKVStore(database: database, namespace: "settings").value(for: Self.count)
             }

@@ -54,7 +54,7 @@ struct SQLiteSharedFileTests {
             #expect(read == "\"dark\"\n")
             _ = try sqlite3(
                 file,
-                "INSERT OR REPLACE INTO forge_kv VALUES (CAST('store' AS BLOB), CAST('theme' AS BLOB), '\"light\"');"
+                "INSERT OR REPLACE INTO forge_kv (namespace, name, value) VALUES (CAST('store' AS BLOB), CAST('theme' AS BLOB), '\"light\"');"
             )
             #expect(store.get(KVKey<String>("theme")) == "light")
         }

@@ -1,0 +1,166 @@
+@testable import ForgeSQLite
+import ForgeStorageTesting
+import Foundation
+import GRDB
+import Testing
+
+/// SQLiteKVStore keeps lifetimes as the twin does: the expiry suite, with a second instance on the same database and on
+/// a second connection to the file; a random sequence of writes, clock moves and reclaims answered as the twin answers
+/// it; reclaims told to observers; transactions, whose values have no lifetime.
+struct SQLiteKVStoreExpiryTests {
+    @Test(arguments: ExpiryConformance.checks)
+    func expiresLikeEveryStoreWithAnotherStoreOfTheDatabase(_ check: ExpiryConformance.Check) async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let store = SQLiteKVStore(database: database, namespace: "store", expiry: KVExpiry(clock: clock))
+            let other = SQLiteKVStore(database: database, namespace: "store", expiry: KVExpiry(clock: clock))
+            try await check.run(
+                on: .init(synchronous: store, clock: clock, otherInstance: other, stream: { store.stream($0) })
+            )
+        }
+    }
+
+    @Test(arguments: ExpiryConformance.checks)
+    func expiresLikeEveryStoreWithAnotherConnectionToTheFile(_ check: ExpiryConformance.Check) async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "store", expiry: KVExpiry(clock: clock))
+            let other = SQLiteKVStore(fileURL: file, namespace: "store", expiry: KVExpiry(clock: clock))
+            let reactive = ReactiveKVStore(store)
+            try await check.run(
+                on: .init(synchronous: store, clock: clock, otherInstance: other, stream: { reactive.stream($0) })
+            )
+        }
+    }
+
+    /// The same seeded sequence of sets (with and without lifetimes), removes, clock moves and reclaims, on the twin
+    /// and on the store: after each step, every key reads, is contained, is listed and expires alike.
+    @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
+    func answersAsTheTwinDoes(seed: UInt64) async throws {
+        try await withTemporaryFolder { folder in
+            let twinClock = ManualExpiryClock()
+            let clock = ManualExpiryClock()
+            let twin = InMemoryKVStore(expiry: KVExpiry(clock: twinClock))
+            let store = SQLiteKVStore(
+                fileURL: databaseFile(in: folder),
+                namespace: "store",
+                expiry: KVExpiry(clock: clock)
+            )
+            let keys = (0..<5).map { KVKey<Int>("key.\($0)") }
+            var random = SplitMix64(seed: seed)
+
+            for step in 0..<300 {
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let value = Int.random(in: 0..<1000, using: &random)
+                let operation = Int.random(in: 0..<8, using: &random)
+                var description = ""
+                switch operation {
+                case 0:
+                    description = "set \(key.key) = \(value)"
+                    try twin.set(key, value: value)
+                    try store.set(key, value: value)
+                case 1:
+                    let lifetime = KVLifetime.after(.microseconds(Int64.random(in: 0..<4_000_000, using: &random)))
+                    description = "set \(key.key) = \(value), \(lifetime)"
+                    try twin.set(key, value: value, lifetime: lifetime)
+                    try store.set(key, value: value, lifetime: lifetime)
+                case 2:
+                    let offset = TimeInterval(Int64.random(in: 0..<5_000_000, using: &random) - 1_000_000) / 1_000_000
+                    description = "set \(key.key) = \(value) until now + \(offset) s"
+                    try twin.set(key, value: value, lifetime: .until(twinClock.now.addingTimeInterval(offset)))
+                    try store.set(key, value: value, lifetime: .until(clock.now.addingTimeInterval(offset)))
+                case 3:
+                    description = "set \(key.key) = \(value), unchanged"
+                    try twin.set(key, value: value, lifetime: .unchanged)
+                    try store.set(key, value: value, lifetime: .unchanged)
+                case 4:
+                    description = "remove \(key.key)"
+                    try twin.remove(key)
+                    try store.remove(key)
+                case 5:
+                    let limit = Int.random(in: 0..<3, using: &random) + 1
+                    description = "reclaim up to \(limit)"
+                    #expect(
+                        try twin.reclaimExpiredValues(limit: limit) == store.reclaimExpiredValues(limit: limit),
+                        "step \(step): \(description)"
+                    )
+                default:
+                    let advance = Duration.microseconds(Int64.random(in: 0..<2_000_000, using: &random))
+                    description = "advance \(advance)"
+                    twinClock.advance(by: advance)
+                    clock.advance(by: advance)
+                }
+                #expect(try twin.keys() == store.keys(), "step \(step): \(description)")
+                for key in keys {
+                    #expect(twin.get(key) == store.get(key), "step \(step): \(description); get \(key.key)")
+                    #expect(twin.contains(key) == store.contains(key), "step \(step): \(description); \(key.key)")
+                    #expect(
+                        try twin.expirationDate(of: key) == store.expirationDate(of: key),
+                        "step \(step): \(description); expiration of \(key.key)"
+                    )
+                }
+            }
+        }
+    }
+
+    @Test func aReclaimIsToldToTheObserversOfTheNamespace() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let store = SQLiteKVStore(database: database, namespace: "store", expiry: KVExpiry(clock: clock))
+            let neighbour = SQLiteKVStore(database: database, namespace: "neighbour", expiry: KVExpiry(clock: clock))
+            try store.set(KVKey<String>("token"), value: "t0k3n", expiresAfter: .seconds(10))
+            try neighbour.set(KVKey<String>("token"), value: "other", expiresAfter: .seconds(10))
+            let told = Locked<[String?]>([])
+            let observation = store.observeChanges { key in told.withLock { $0.append(key) } }
+            clock.advance(by: .seconds(10))
+
+            #expect(try store.reclaimExpiredValues(limit: 10) == 1)
+            #expect(told.withLock { $0 } == ["token"])
+            #expect(try neighbour.reclaimExpiredValues(limit: 10) == 1, "another namespace's rows are its own")
+            #expect(told.withLock { $0 } == ["token"])
+            observation.end()
+        }
+    }
+
+    @Test func aTransactionsValueHasNoLifetime() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let store = SQLiteKVStore(
+                fileURL: databaseFile(in: folder),
+                namespace: "store",
+                expiry: KVExpiry(clock: clock)
+            )
+            let key = KVKey<String>("token")
+            try store.set(key, value: "short", expiresAfter: .seconds(10))
+            try StorageTransaction.run { transaction in try transaction.set(key, value: "kept", in: store) }
+            #expect(try store.expirationDate(of: key) == nil)
+            clock.advance(by: .seconds(10))
+            #expect(store.get(key) == "kept", "as set(_:value:), a transaction's write drops the lifetime it replaces")
+            #expect(try store.reclaimExpiredValues(limit: 10) == 0)
+        }
+    }
+
+    @Test func rowsKeepTheirExpirationInWholeMilliseconds() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "store", expiry: KVExpiry(clock: clock))
+            try store.set(KVKey<Int>("short"), value: 1, expiresAfter: .milliseconds(1500))
+            try store.set(KVKey<Int>("plain"), value: 2)
+            let rows = try DatabaseQueue(path: file.path)
+                .read { db in
+                    try Row.fetchAll(
+                        db,
+                        sql: "SELECT CAST(name AS TEXT) AS name, expires_at FROM forge_kv ORDER BY name"
+                    )
+                    .map { ($0["name"] as String, $0["expires_at"] as Int64?) }
+                }
+            let start = Int64(clock.now.timeIntervalSince1970 * 1000)
+            #expect(rows.map(\.0) == ["plain", "short"])
+            #expect(rows.map(\.1) == [nil, start + 1500])
+        }
+    }
+}
