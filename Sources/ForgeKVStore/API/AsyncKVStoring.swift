@@ -131,6 +131,6 @@ public protocol AsyncKVStreaming: AsyncKVStoring {
 }
 
 extension InMemoryKVStore: AsyncExpiringKVStoring {}
-extension DiskKVStore: AsyncKVStoring {}
+extension DiskKVStore: AsyncExpiringKVStoring {}
 extension UserDefaultsKVStore: AsyncKVStoring {}
 extension ReactiveKVStore: AsyncKVStreaming, AsyncExpiringKVStoring {}
