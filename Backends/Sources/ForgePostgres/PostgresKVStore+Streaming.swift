@@ -89,9 +89,10 @@ extension PostgresKVStore {
         return nil
     }
 
-    /// The first date a value stored under one of `key`'s names that has not expired yet expires: the value `get(_:)`
-    /// reads is one of them, so it reads as missing (or as another of them) no earlier. A second read, after `get`:
-    /// a write between the two is notified, and the stream reads again after it.
+    /// The first date a value stored under one of `key`'s names that has not expired yet expires.
+    ///
+    /// The value `get(_:)` reads is one of them, so it reads as missing (or as another of them) no earlier. A second
+    /// read, after `get`: a write between the two is notified, and the stream reads again after it.
     private func firstExpiration<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date? {
         let now = expiryClock.now
         return try await storedValues(named: key.storedNames).values.compactMap(\.expiresAt).filter { $0 > now }.min()

@@ -9,8 +9,10 @@ extension PostgresKVStore: TransactionalKVStore, PostgresTransactionParticipant 
     }
 
     /// A change staged for this store: a write and a removal run the statements of `store(_:named:)` and
-    /// `removeValues(named:)`, and fail with the errors those throw. A transaction stages no lifetime, so its write
-    /// stores a value that never expires, replacing the lifetime of the value before it, as `set(_:value:)` does.
+    /// `removeValues(named:)`, and fail with the errors those throw.
+    ///
+    /// A transaction stages no lifetime, so its write stores a value that never expires, replacing the lifetime of the
+    /// value before it, as `set(_:value:)` does.
     func transactionStep(for change: StagedWrite.Change) -> PostgresTransactionStep {
         switch change {
         case .storeValue(let json, let name):

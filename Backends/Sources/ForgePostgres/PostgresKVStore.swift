@@ -64,8 +64,9 @@ public import PostgresNIO
 /// (`set(_:value:expiresAfter:)`, `set(_:value:lifetime:)`) reads as missing once it expires by the clock of
 /// ``expiry``, in every call and every stream, in every process that shares the table, whether or not its row is
 /// still there. Writes reclaim expired rows as ``expiry`` says, and `reclaimExpiredValues(limit:)` removes them on
-/// request. Give every store on a namespace the same clock: the system's, unless a test says otherwise. A value a
-/// transaction writes has no lifetime (a transaction stages no lifetime).
+/// request. Give every store on a namespace the same clock: the system's, unless a test says otherwise. A write that
+/// finds a reclaim due runs it as a second statement, after its own; a write with an `.unchanged` lifetime reads the old
+/// one first. A value a transaction writes has no lifetime (a transaction stages no lifetime).
 public struct PostgresKVStore: Sendable {
     /// The name of the group of keys this store holds; other namespaces in the table are never touched.
     public let namespace: String
@@ -73,8 +74,9 @@ public struct PostgresKVStore: Sendable {
     public let tableName: String
     /// How long a call waits for a connection of the client before it fails.
     public let connectionWait: Duration
-    /// How the store keeps values with a lifetime: the clock that says when they expire, and how its writes reclaim
-    /// expired rows. Never nil: a store of this type always keeps lifetimes.
+    /// How the store keeps values with a lifetime: the clock they expire by, and how its writes reclaim expired rows.
+    ///
+    /// Never nil: a store of this type always keeps lifetimes.
     public let expiry: KVExpiry?
 
     /// The client whose connections every call leases; the caller runs it.

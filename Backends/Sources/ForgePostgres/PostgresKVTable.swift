@@ -96,6 +96,7 @@ struct PostgresKVTable: StoreTable {
     }
 
     /// A query of one Boolean: whether the table, its indexes and both its triggers exist, so nothing is to be made.
+    ///
     /// The expiry index is made with the `expires_at` column, so a table without it (made by an older version) is
     /// upgraded.
     var readinessQuery: PostgresQuery {

@@ -42,7 +42,8 @@ struct PostgresKVStoreExpiryTests {
                 )
             )
             let clock = ManualExpiryClock()
-            let store = PostgresKVStore(client: client, namespace: "old", tableName: table, expiry: KVExpiry(clock: clock))
+            let store = PostgresKVStore(client: client, namespace: "old", tableName: table)
+                .expiring(by: clock)
             let greeting = KVKey<String>("greeting")
             let token = KVKey<String>("token")
             #expect(try await store.get(greeting) == "hello", "a row written before lifetimes reads back")
@@ -59,14 +60,9 @@ struct PostgresKVStoreExpiryTests {
             #expect(try await store.reclaimExpiredValues(limit: 10) == 1)
             #expect(try await store.get(greeting) == "hello")
 
-            _ = try await client.query(
-                PostgresQuery(
-                    unsafeSQL: """
-                        DROP TABLE \(table);
-                        DROP FUNCTION "\(table)_row_hash"(text, text), "\(table)_hash"(), "\(table)_notify"()
-                        """
-                )
-            )
+            _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"))
+            let functions = ["\"\(table)_row_hash\"(text, text)", "\"\(table)_hash\"()", "\"\(table)_notify\"()"]
+            _ = try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION \(functions.joined(separator: ", "))"))
         }
     }
 
@@ -200,7 +196,9 @@ private struct Differential {
     /// What the steps did, for the message of a difference.
     var log: [String] = []
 
-    /// A run of `seed` on `store`'s namespace. A reclaim limit of 2, so that writes leave expired values behind.
+    /// A run of `seed` on `store`'s namespace.
+    ///
+    /// A reclaim limit of 2, so that writes leave expired values behind.
     init(seed: UInt64, store: PostgresKVStore) {
         let (storeClock, twinClock) = (ManualExpiryClock(), ManualExpiryClock())
         self.random = SeededGenerator(seed: seed)
