@@ -1,4 +1,5 @@
 public import ForgeKVStore
+internal import Foundation
 
 extension PostgresKVStore {
     /// A stream of the value stored for `key`: the value the store holds once the stream listens, then the value
@@ -20,6 +21,9 @@ extension PostgresKVStore {
     ///
     /// While the server cannot be read, the stream waits and reads again, and yields nothing.
     ///
+    /// A value with a lifetime is read again when it expires, by the clock of ``expiry``, so the stream emits nil
+    /// then (or the value of an older name that is still there) even when no row changes.
+    ///
     /// While a ``PostgresStoreService`` of the store's client runs, the stream ends with it: on a graceful shutdown
     /// after one last read, so its last value holds every write committed before the shutdown; on a cancellation at
     /// once. A stream made once the service ended ends at once, with no value.
@@ -30,6 +34,7 @@ extension PostgresKVStore {
             key.storedNames.map { PostgresKVTable.payload(namespace: storedNamespace, key: StoredText.stored($0)) }
         )
         let prepareTable: @Sendable () async throws -> Void = { [self] in try await prepare() }
+        let clock = expiryClock
         guard let subscription = notifications.subscribe(payloads: payloads, changed: changed, prepare: prepareTable)
         else {
             // The client's `PostgresStoreService` ended the stores' work: no stream starts until it runs again.
@@ -41,10 +46,17 @@ extension PostgresKVStore {
             // every later change. The signals end when the consumer stops, or when the service ends the stream
             // (gracefully, after one more signal).
             var filter = KVStreamFilter<T>()
+            // Signals a read when the value read last expires; replaced by each read, cancelled when the stream ends.
+            var expiryWake: Task<Void, Never>?
             for await _ in changes {
-                guard let value = await readForStream(key, subscription: subscription) else { break }
-                if filter.admits(value) { output.yield(value) }
+                expiryWake?.cancel()
+                guard let read = await readForStream(key, subscription: subscription) else { break }
+                if filter.admits(read.value) { output.yield(read.value) }
+                expiryWake = read.expiresAt.map { date in
+                    Task { if (try? await clock.sleep(until: date)) != nil { changed.yield() } }
+                }
             }
+            expiryWake?.cancel()
             output.finish()
             // Once no read of this stream is under way, so that a service that waits for its streams waits for it.
             notifications.unsubscribe(subscription)
@@ -57,12 +69,17 @@ extension PostgresKVStore {
         return values
     }
 
-    /// Reads `key` as `get(_:)` does, trying again after a pause while the server cannot be read; nil when
-    /// cancelled, or when the read fails while the stream `subscription` is ending.
-    private func readForStream<T: Codable & Sendable>(_ key: KVKey<T>, subscription: Int) async -> T?? {
+    /// Reads `key` as `get(_:)` does, with the first date a value it may have read expires, trying again after a pause
+    /// while the server cannot be read; nil when cancelled, or when the read fails while the stream `subscription` is
+    /// ending.
+    private func readForStream<T: Codable & Sendable>(
+        _ key: KVKey<T>,
+        subscription: Int
+    ) async -> (value: T?, expiresAt: Date?)? {
         while !Task.isCancelled {
             do {
-                return .some(try await get(key))
+                let value = try await get(key)
+                return (value, value == nil ? nil : try await firstExpiration(of: key))
             } catch {
                 // Ending: the stream ends without this value rather than wait for the server.
                 if notifications.isEnding(subscription) { return nil }
@@ -70,5 +87,14 @@ extension PostgresKVStore {
             }
         }
         return nil
+    }
+
+    /// The first date a value stored under one of `key`'s names that has not expired yet expires.
+    ///
+    /// The value `get(_:)` reads is one of them, so it reads as missing (or as another of them) no earlier. A second
+    /// read, after `get`: a write between the two is notified, and the stream reads again after it.
+    private func firstExpiration<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date? {
+        let now = expiryClock.now
+        return try await storedValues(named: key.storedNames).values.compactMap(\.expiresAt).filter { $0 > now }.min()
     }
 }

@@ -10,10 +10,15 @@ extension PostgresKVStore: TransactionalKVStore, PostgresTransactionParticipant 
 
     /// A change staged for this store: a write and a removal run the statements of `store(_:named:)` and
     /// `removeValues(named:)`, and fail with the errors those throw.
+    ///
+    /// A transaction stages no lifetime, so its write stores a value that never expires, replacing the lifetime of the
+    /// value before it, as `set(_:value:)` does.
     func transactionStep(for change: StagedWrite.Change) -> PostgresTransactionStep {
         switch change {
         case .storeValue(let json, let name):
-            statement(.write(name)) { [self] connection in try await store(json: json, named: name, on: connection) }
+            statement(.write(name)) { [self] connection in
+                try await store(json: json, expiresAt: nil, named: name, on: connection)
+            }
         case .removeValue(let name):
             statement(.remove(name)) { [self] connection in try await removeValues(named: [name], on: connection) }
         case .fail(let error):

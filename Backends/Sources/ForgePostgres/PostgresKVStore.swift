@@ -1,5 +1,5 @@
 public import ForgeKVStore
-internal import Foundation
+public import Foundation
 internal import Logging
 public import PostgresNIO
 
@@ -21,10 +21,12 @@ public import PostgresNIO
 /// ## The table
 /// Each namespace's values live in rows of one table (``tableName``, `forge_kv` unless told), created with its
 /// trigger on first use or by ``prepare()``:
-/// `(row_hash bytea primary key, namespace text, key text, value json, version bigint)`, where `row_hash` is the
-/// SHA-256 of the namespace and the key, set by a trigger (a key of any length fits the index), and a hash index on
-/// `namespace` serves ``removeAll()`` and `keys()`. A value is the JSON the library's other stores write, so it
-/// reads back the same; `version` counts a row's writes. Keys and namespaces
+/// `(row_hash bytea primary key, namespace text, key text, value json, version bigint, expires_at bigint)`, where
+/// `row_hash` is the SHA-256 of the namespace and the key, set by a trigger (a key of any length fits the index), and a
+/// hash index on `namespace` serves ``removeAll()`` and `keys()`. A value is the JSON the library's other stores
+/// write, so it reads back the same; `version` counts a row's writes; `expires_at` is when a value with a lifetime
+/// expires, in milliseconds since 1970 (null: never), and a partial index of it serves reclaims. A table made before
+/// lifetimes were kept gets the column and the index when a store prepares it. Keys and namespaces
 /// are stored in their canonical (NFC) form, so `"café"` is one key however it is typed, with `\` written `\\` and
 /// NUL written `\0` (PostgreSQL's `text` cannot hold a NUL, and any string is a key). Stores on one table under
 /// different namespaces share nothing.
@@ -56,6 +58,15 @@ public import PostgresNIO
 /// `try await StorageTransaction.run` applies in one database transaction on one connection. Another connection sees
 /// all of it or none, and streams are notified of its writes when it commits, as of single writes, and of nothing
 /// when it fails. The synchronous `StorageTransaction.run` throws `StorageTransactionError.commitNeedsAwait`.
+///
+/// ## Lifetimes
+/// The store is an `AsyncExpiringKVStoring`: a value written with a lifetime
+/// (`set(_:value:expiresAfter:)`, `set(_:value:lifetime:)`) reads as missing once it expires by the clock of
+/// ``expiry``, in every call and every stream, in every process that shares the table, whether or not its row is
+/// still there. Writes reclaim expired rows as ``expiry`` says, and `reclaimExpiredValues(limit:)` removes them on
+/// request. Give every store on a namespace the same clock: the system's, unless a test says otherwise. A write that
+/// finds a reclaim due runs it as a second statement, after its own; a write with an `.unchanged` lifetime reads the old
+/// one first. A value a transaction writes has no lifetime (a transaction stages no lifetime).
 public struct PostgresKVStore: Sendable {
     /// The name of the group of keys this store holds; other namespaces in the table are never touched.
     public let namespace: String
@@ -63,6 +74,10 @@ public struct PostgresKVStore: Sendable {
     public let tableName: String
     /// How long a call waits for a connection of the client before it fails.
     public let connectionWait: Duration
+    /// How the store keeps values with a lifetime: the clock they expire by, and how its writes reclaim expired rows.
+    ///
+    /// Never nil: a store of this type always keeps lifetimes.
+    public let expiry: KVExpiry?
 
     /// The client whose connections every call leases; the caller runs it.
     public let client: PostgresClient
@@ -88,16 +103,20 @@ public struct PostgresKVStore: Sendable {
     ///   - tableName: The table, created when missing: a plain identifier (`a`–`z`, `0`–`9`, `_`, at most 50
     ///     characters). Defaults to `forge_kv`.
     ///   - connectionWait: How long a call waits for a connection before it throws. Defaults to 10 seconds.
+    ///   - expiry: The clock and reclaiming of values with a lifetime. Defaults to the system clock's; a test gives it
+    ///     ForgeStorageTesting's `ManualExpiryClock`.
     public init(
         client: PostgresClient,
         namespace: String,
         tableName: String = "forge_kv",
-        connectionWait: Duration = .seconds(10)
+        connectionWait: Duration = .seconds(10),
+        expiry: KVExpiry = KVExpiry()
     ) {
         self.client = client
         self.namespace = namespace
         self.tableName = tableName
         self.connectionWait = connectionWait
+        self.expiry = expiry
         self.table = PostgresKVTable(name: tableName)
         self.storedNamespace = StoredText.stored(namespace)
         self.notifications = NotificationHub(client: client, channel: table.channel)
@@ -124,9 +143,9 @@ public struct PostgresKVStore: Sendable {
     }
 }
 
-extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
-    /// The values stored under `names`, fetched in one statement, so that a key and the older names its migrations
-    /// read are one consistent snapshot of the table.
+extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend, AsyncExpiringKVStoring {
+    /// The values stored under `names`, each with when it expires, fetched in one statement, so that a key and the
+    /// older names its migrations read are one consistent snapshot of the table.
     ///
     /// - Throws: `KVStoreError/readFailed(key:underlying:)` naming the first name.
     public func storedValues(named names: [String]) async throws -> [String: KVStoredValue] {
@@ -135,32 +154,33 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
         let stored = Array(requested.keys)
         let texts = try await perform(.read(names.first ?? "")) { [self] connection in
             let query: PostgresQuery = """
-                SELECT key, value::text FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
+                SELECT key, value::text, expires_at FROM \(unescaped: quotedTable) WHERE row_hash = ANY(ARRAY(
                     SELECT \(unescaped: rowHashFunction)(\(storedNamespace), name) FROM unnest(\(stored)::text[]) AS name
                 ))
                 """
-            var texts: [String: String] = [:]
-            for try await (name, text) in try await connection.query(query, logger: ConnectionLease.logger)
-                .decode((String, String).self)
+            var rows: [String: (text: String, expiresAt: Int64?)] = [:]
+            for try await (name, text, expiresAt) in try await connection.query(query, logger: ConnectionLease.logger)
+                .decode((String, String, Int64?).self)
             {
-                texts[name] = text
+                rows[name] = (text, expiresAt)
             }
-            return texts
+            return rows
         }
         var values: [String: KVStoredValue] = [:]
-        for (storedName, text) in texts {
+        for (storedName, row) in texts {
             guard let name = requested[storedName] else { continue }
-            values[name] = KVStoredValue(json: Data(text.utf8))
+            values[name] = KVStoredValue(json: Data(row.text.utf8), expiresAtMilliseconds: row.expiresAt)
         }
         return values
     }
 
-    /// Stores `value` under `name`: inserts its row or replaces its value, in one statement.
+    /// Stores `value` under `name`: inserts its row or replaces its value and its expiration date (none, for a value
+    /// without a lifetime), in one statement.
     ///
     /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) async throws {
         try await perform(.write(name)) { [self] connection in
-            try await store(json: value.json, named: name, on: connection)
+            try await store(json: value.json, expiresAt: value.expiresAtMilliseconds, named: name, on: connection)
         }
     }
 
@@ -201,11 +221,60 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend {
         }
         return names.map(StoredText.text(fromStored:))
     }
+
+    /// The names of this namespace that hold a value not expired at `date`, asked of the server in one statement.
+    ///
+    /// - Throws: `KVStoreError/listFailed(underlying:)`.
+    public func storedNames(liveAt date: Date) async throws -> [String] {
+        let expired = Self.lastExpiredMillisecond(at: date)
+        let names = try await perform(.list) { [self] connection in
+            let query: PostgresQuery = """
+                SELECT key FROM \(unescaped: quotedTable) WHERE namespace = \(storedNamespace) \
+                AND (expires_at IS NULL OR expires_at > \(expired))
+                """
+            var names: [String] = []
+            for try await name in try await connection.query(query, logger: ConnectionLease.logger).decode(String.self)
+            {
+                names.append(name)
+            }
+            return names
+        }
+        return names.map(StoredText.text(fromStored:))
+    }
+
+    /// Deletes up to `limit` rows of this namespace expired at `date`, in one statement, and returns their names.
+    ///
+    /// A row found expired that another call stores a value in meanwhile is not deleted: the delete checks the
+    /// expiration date of the row as it then is. The table's trigger notifies each deletion, so streams read again.
+    ///
+    /// - Throws: `KVStoreError/listFailed(underlying:)`.
+    public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] {
+        let expired = Self.lastExpiredMillisecond(at: date)
+        let names = try await perform(.list) { [self] connection in
+            let query: PostgresQuery = """
+                DELETE FROM \(unescaped: quotedTable) WHERE ctid IN (
+                    SELECT ctid FROM \(unescaped: quotedTable) \
+                    WHERE md5(namespace) = md5(\(storedNamespace)) AND namespace = \(storedNamespace) \
+                    AND expires_at <= \(expired) LIMIT \(max(0, limit))
+                ) AND expires_at <= \(expired) RETURNING key
+                """
+            var names: [String] = []
+            for try await name in try await connection.query(query, logger: ConnectionLease.logger).decode(String.self)
+            {
+                names.append(name)
+            }
+            return names
+        }
+        return names.map(StoredText.text(fromStored:))
+    }
 }
 
 extension PostgresKVStore {
     /// The table's name quoted for SQL, so that a name SQL reserves (`user`) is a table name like any other.
     var quotedTable: String { TableName.quoted(tableName) }
+
+    /// The clock values with a lifetime expire by: ``expiry``'s.
+    var expiryClock: any ExpiryClock { expiry?.clock ?? SystemExpiryClock() }
 
     /// The table's function that hashes a namespace and a key into a row's `row_hash`, quoted for SQL.
     var rowHashFunction: String { "\"\(tableName)_row_hash\"" }
@@ -232,15 +301,29 @@ extension PostgresKVStore {
 }
 
 extension PostgresKVStore {
-    /// Inserts the row of `name` holding `json`, or replaces its value, in one statement on `connection`: the write of
-    /// `store(_:named:)` and of a transaction's `.storeValue`.
-    func store(json: Data, named name: String, on connection: PostgresConnection) async throws {
+    /// The last whole millisecond since 1970 at which a value has expired at `date`: the largest `m` with
+    /// `Date(m / 1000) <= date`, so that the server compares `expires_at` exactly as `KVStoredValue.isExpired(at:)`
+    /// compares the date read back from it.
+    static func lastExpiredMillisecond(at date: Date) -> Int64 {
+        func instant(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
+        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // The product may be off by one ulp either way.
+        while instant(milliseconds + 1) <= date { milliseconds += 1 }
+        while instant(milliseconds) > date { milliseconds -= 1 }
+        return milliseconds
+    }
+
+    /// Inserts the row of `name` holding `json` that expires at `expiresAt` (milliseconds since 1970; nil: never), or
+    /// replaces its value and expiration date, in one statement on `connection`: the write of `store(_:named:)` and of
+    /// a transaction's `.storeValue`.
+    func store(json: Data, expiresAt: Int64?, named name: String, on connection: PostgresConnection) async throws {
         let text = String(decoding: json, as: UTF8.self)
         let storedName = StoredText.stored(name)
         let query: PostgresQuery = """
-            INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value) \
-            VALUES (\(storedNamespace), \(storedName), \(text)::json) \
-            ON CONFLICT (row_hash) DO UPDATE SET value = excluded.value, version = stored.version + 1
+            INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value, expires_at) \
+            VALUES (\(storedNamespace), \(storedName), \(text)::json, \(expiresAt)) \
+            ON CONFLICT (row_hash) DO UPDATE \
+            SET value = excluded.value, expires_at = excluded.expires_at, version = stored.version + 1
             """
         _ = try await connection.query(query, logger: ConnectionLease.logger)
     }

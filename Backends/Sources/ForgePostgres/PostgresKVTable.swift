@@ -10,6 +10,11 @@ internal import PostgresNIO
 /// `removeAll()` and `keys()`, whatever the namespace's length. `value` is `json`, not `jsonb`: `json` keeps the text the
 /// library's encoder wrote, so a value reads back exactly as from the other stores, and it accepts every string the
 /// encoder can write, where `jsonb` refuses a string holding NUL (`\u0000`).
+///
+/// `expires_at` holds when a value with a lifetime expires, in whole milliseconds since 1970 (null: never). A partial
+/// index of the values that have one, on the MD5 of the namespace (which fits a B-tree entry whatever the
+/// namespace's length) and `expires_at`, finds a namespace's expired values for a reclaim. A table an older version
+/// made gets both when a store prepares it.
 struct PostgresKVTable: StoreTable {
     /// The table's name, checked by ``validationFailure``.
     let name: String
@@ -41,9 +46,14 @@ struct PostgresKVTable: StoreTable {
                     namespace text NOT NULL,
                     key text NOT NULL,
                     value json NOT NULL,
-                    version bigint NOT NULL DEFAULT 1
+                    version bigint NOT NULL DEFAULT 1,
+                    expires_at bigint
                 );
                 CREATE INDEX IF NOT EXISTS "\(name)_namespace" ON "\(name)" USING hash (namespace);
+                -- A table made before lifetimes were kept gets them; its rows never expire.
+                ALTER TABLE "\(name)" ADD COLUMN IF NOT EXISTS expires_at bigint;
+                CREATE INDEX IF NOT EXISTS "\(name)_expiry" ON "\(name)" (md5(namespace), expires_at)
+                    WHERE expires_at IS NOT NULL;
                 -- The stored forms hold no NUL (the store escapes it), so a NUL between them tells every pair apart.
                 CREATE OR REPLACE FUNCTION "\(name)_row_hash"(namespace text, key text) RETURNS bytea
                     LANGUAGE sql STABLE AS $rowhash$
@@ -85,12 +95,16 @@ struct PostgresKVTable: StoreTable {
         return PostgresQuery(unsafeSQL: sql)
     }
 
-    /// A query of one Boolean: whether the table, its index and both its triggers exist, so nothing is to be made.
+    /// A query of one Boolean: whether the table, its indexes and both its triggers exist, so nothing is to be made.
+    ///
+    /// The expiry index is made with the `expires_at` column, so a table without it (made by an older version) is
+    /// upgraded.
     var readinessQuery: PostgresQuery {
         PostgresQuery(
             unsafeSQL: """
                 SELECT to_regclass('"\(name)"') IS NOT NULL
                     AND to_regclass('"\(name)_namespace"') IS NOT NULL
+                    AND to_regclass('"\(name)_expiry"') IS NOT NULL
                     AND (SELECT count(*) FROM pg_trigger
                          WHERE tgrelid = to_regclass('"\(name)"')
                            AND tgname IN ('\(name)_hash', '\(name)_notify')) = 2
