@@ -52,3 +52,19 @@ struct ReactiveKVStoreExpiryTests {
         #expect(try reactive.reclaimExpiredValues(limit: 1) == 0)
     }
 }
+
+/// A stream of a key with migrations emits nil when the value an older name holds expires.
+struct MigratedKeyExpiryStreamTests {
+    @Test func aStreamOfAMigratedKeyEmitsNilWhenTheOlderValueExpires() async throws {
+        let clock = ManualExpiryClock()
+        let store = InMemoryKVStore(expiry: KVExpiry(clock: clock))
+        let old = KVKey<String>("session.v1")
+        let current = KVKey<String>("session.v2", migrations: .renamed(from: old.key))
+        try store.set(old, value: "t0k3n", expiresAfter: .seconds(60))
+        let reactive = ReactiveKVStore(store)
+        var values = reactive.stream(current).makeAsyncIterator()
+        #expect(await values.next() == .some("t0k3n"))
+        clock.advance(by: .seconds(60))
+        #expect(await values.next() == .some(nil))
+    }
+}

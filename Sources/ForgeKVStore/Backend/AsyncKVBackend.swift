@@ -60,10 +60,11 @@ extension AsyncKVBackend {
     /// Nil: a store keeps no lifetimes unless it says so.
     public var expiry: KVExpiry? { nil }
 
-    /// The names of ``storedNames()`` whose value, read with ``storedValues(named:)``, has not expired at `date`.
+    /// The names of ``storedNames()`` whose value, read with ``storedValues(named:)``, has not expired at `date`; throws
+    /// what either throws.
     public func storedNames(liveAt date: Date) async throws -> [String] {
         let names = try await storedNames()
-        guard let values = try? await storedValues(named: names) else { return names }
+        let values = try await storedValues(named: names)
         return names.filter { values[$0].map { !$0.isExpired(at: date) } ?? false }
     }
 

@@ -103,8 +103,10 @@ extension KVLiveReading where Self: KVBackend {
     /// One read of `key`'s name for a key without migrations; `get`, then the expiration date, for one with them.
     func valueAndExpirationDate<T: Codable & Sendable>(of key: KVKey<T>) -> (value: T?, expiresAt: Date?) {
         guard !key.hasMigrations else {
+            // The value may come from an older name: the stream wakes when the first of the names' values expires.
             let value = get(key)
-            return (value, value == nil ? nil : (try? expirationDate(of: key)) ?? nil)
+            let earliest = key.storedNames.compactMap { (try? liveValue(named: $0)).flatMap { $0?.expiresAt } }.min()
+            return (value, value == nil ? nil : earliest)
         }
         guard let stored = try? liveValue(named: key.key), let value = try? stored.decode(T.self, name: key.key) else {
             return (nil, nil)
