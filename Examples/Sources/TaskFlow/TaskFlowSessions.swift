@@ -5,23 +5,33 @@ public import Foundation
 /// share, written against the asynchronous protocols only.
 ///
 /// A sign-in keeps the user's token in the secret store, their avatar in the file store and the time they signed in
-/// in the settings, each under the user's id. The same code runs on the in-memory twins in tests, on the disk stores
+/// in the settings, each under the user's id. A session lasts ``sessionLifetime``: the time it started is stored with
+/// that lifetime, so once it ends the user reads as signed out on every server, with nothing to clean up first. The same code runs on the in-memory twins in tests, on the disk stores
 /// on one machine, and on network stores (PostgreSQL, in the Backends package) across many: nothing in it changes.
 public struct TaskFlowSessions: Sendable {
-    private let settings: any AsyncKVStoring
+    private let settings: any AsyncExpiringKVStoring
     private let files: any AsyncFileStoring
     private let secrets: any AsyncCryptStoring
+    /// How long a session lasts after its sign-in.
+    public let sessionLifetime: Duration
 
     /// Creates the service over the three stores.
     ///
     /// - Parameters:
-    ///   - settings: Where the time each user signed in is kept.
+    ///   - settings: Where the time each user signed in is kept, with the session's lifetime.
     ///   - files: Where each user's avatar is kept.
     ///   - secrets: Where each user's access token is kept.
-    public init(settings: any AsyncKVStoring, files: any AsyncFileStoring, secrets: any AsyncCryptStoring) {
+    ///   - sessionLifetime: How long a session lasts after its sign-in. Defaults to 30 days.
+    public init(
+        settings: any AsyncExpiringKVStoring,
+        files: any AsyncFileStoring,
+        secrets: any AsyncCryptStoring,
+        sessionLifetime: Duration = .seconds(30 * 86_400)
+    ) {
         self.settings = settings
         self.files = files
         self.secrets = secrets
+        self.sessionLifetime = sessionLifetime
     }
 
     /// The key of the time `user` signed in.
@@ -41,7 +51,7 @@ public struct TaskFlowSessions: Sendable {
         let hadAvatar = try await files.exists(Self.avatarPath(of: user))
         do {
             try await files.save(avatar, to: Self.avatarPath(of: user), overwrite: true)
-            try await settings.set(Self.signedInKey(of: user), value: date)
+            try await settings.set(Self.signedInKey(of: user), value: date, expiresAfter: sessionLifetime)
             try await secrets.set(token, for: Self.tokenKey(of: user))
         } catch {
             if !hadAvatar { try? await files.delete(Self.avatarPath(of: user)) }
@@ -49,7 +59,7 @@ public struct TaskFlowSessions: Sendable {
         }
     }
 
-    /// When `user` signed in, or nil when they are signed out.
+    /// When `user` signed in, or nil when they are signed out or their session has ended.
     ///
     /// - Throws: The error of a store that cannot be read.
     public func signedIn(_ user: String) async throws -> Date? {
@@ -57,14 +67,16 @@ public struct TaskFlowSessions: Sendable {
         return try await settings.value(for: Self.signedInKey(of: user))
     }
 
-    /// The ids of the users signed in, sorted.
+    /// The ids of the users signed in whose session has not ended, sorted.
     ///
     /// - Throws: The error of a store that cannot be listed.
     public func signedInUsers() async throws -> [String] {
-        try await secrets.keys()
+        let live = Set(try await settings.keys())
+        return try await secrets.keys()
             .compactMap { key in
                 guard key.hasPrefix("sessions."), key.hasSuffix(".token") else { return nil }
-                return String(key.dropFirst("sessions.".count).dropLast(".token".count))
+                let user = String(key.dropFirst("sessions.".count).dropLast(".token".count))
+                return live.contains(Self.signedInKey(of: user).key) ? user : nil
             }
     }
 

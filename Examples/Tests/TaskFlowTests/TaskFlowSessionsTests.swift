@@ -43,18 +43,27 @@ struct TaskFlowSessionsTests {
             }
         }
 
-        /// Runs `body` with the service over fresh stores of this kind, then removes what they stored.
-        func withSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
+        /// Runs `body` with the service over fresh stores of this kind, whose settings tell time by `clock`, then
+        /// removes what they stored.
+        func withSessions(
+            clock: any ExpiryClock = SystemExpiryClock(),
+            _ body: (TaskFlowSessions) async throws -> Void
+        ) async throws {
+            let expiry = KVExpiry(clock: clock)
             switch self {
             case .memory:
                 try await body(
-                    TaskFlowSessions(settings: InMemoryKVStore(), files: InMemoryFileStore(), secrets: InMemoryCrypt())
+                    TaskFlowSessions(
+                        settings: InMemoryKVStore(expiry: expiry),
+                        files: InMemoryFileStore(),
+                        secrets: InMemoryCrypt()
+                    )
                 )
             case .disk, .reactiveDisk:
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let disk = DiskKVStore(directory: .custom(folder), namespace: "settings")
-                let settings: any AsyncKVStoring = self == .disk ? disk : ReactiveKVStore(disk)
+                let disk = DiskKVStore(directory: .custom(folder), namespace: "settings", expiry: expiry)
+                let settings: any AsyncExpiringKVStoring = self == .disk ? disk : ReactiveKVStore(disk)
                 let secrets = try EncryptedFileCrypt(
                     directory: .custom(folder),
                     namespace: "secrets",
@@ -68,21 +77,24 @@ struct TaskFlowSessionsTests {
                     )
                 )
             case .sqlite:
-                try await withSQLiteSessions(body)
+                try await withSQLiteSessions(expiry: expiry, body)
             case .postgres:
-                try await withPostgresSessions(body)
+                try await withPostgresSessions(expiry: expiry, body)
             }
         }
 
         /// Runs `body` with the service over the three SQLite stores of a new database file, then removes its folder.
-        private func withSQLiteSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
+        private func withSQLiteSessions(
+            expiry: KVExpiry,
+            _ body: (TaskFlowSessions) async throws -> Void
+        ) async throws {
             #if SQLite
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
             defer { try? FileManager.default.removeItem(at: folder) }
             let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("taskflow.sqlite"))
             try await body(
                 TaskFlowSessions(
-                    settings: SQLiteKVStore(database: database, namespace: "settings"),
+                    settings: SQLiteKVStore(database: database, namespace: "settings", expiry: expiry),
                     files: SQLiteFileStore(database: database, namespace: "files"),
                     secrets: SQLiteCrypt(
                         database: database,
@@ -98,7 +110,10 @@ struct TaskFlowSessionsTests {
 
         /// Runs `body` with the service over the three PostgreSQL stores of a new namespace, then removes what they
         /// stored.
-        private func withPostgresSessions(_ body: (TaskFlowSessions) async throws -> Void) async throws {
+        private func withPostgresSessions(
+            expiry: KVExpiry,
+            _ body: (TaskFlowSessions) async throws -> Void
+        ) async throws {
             #if Postgres
             let url = try #require(Self.postgresURL)
             let client = PostgresClient(configuration: try PostgresClient.Configuration(url: url))
@@ -106,7 +121,7 @@ struct TaskFlowSessionsTests {
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
                 let namespace = "taskflow-test-\(UUID().uuidString)"
-                let settings = PostgresKVStore(client: client, namespace: namespace)
+                let settings = PostgresKVStore(client: client, namespace: namespace, expiry: expiry)
                 let files = PostgresFileStore(client: client, namespace: namespace)
                 let secrets = PostgresCrypt(
                     client: client,
@@ -143,6 +158,25 @@ struct TaskFlowSessionsTests {
             #expect(try await sessions.signedIn("ada") == nil)
             #expect(try await sessions.signedIn("alan") == morning + 60)
             #expect(try await sessions.signedInUsers() == ["alan"])
+        }
+    }
+
+    @Test(arguments: Stores.available)
+    func aSessionEndsWithItsLifetimeOnEveryStore(stores: Stores) async throws {
+        let clock = ManualExpiryClock()
+        try await stores.withSessions(clock: clock) { sessions in
+            try await sessions.signIn("ada", token: "t-ada", avatar: Data("a".utf8), at: clock.now)
+            clock.advance(by: .seconds(86_400))
+            try await sessions.signIn("alan", token: "t-alan", avatar: Data("b".utf8), at: clock.now)
+            #expect(try await sessions.signedInUsers() == ["ada", "alan"])
+
+            clock.advance(by: sessions.sessionLifetime - .seconds(86_400))
+            #expect(try await sessions.signedIn("ada") == nil, "ada's session ended with its lifetime")
+            #expect(try await sessions.signedIn("alan") != nil, "alan signed in a day later")
+            #expect(try await sessions.signedInUsers() == ["alan"])
+
+            try await sessions.signIn("ada", token: "t-ada-2", avatar: Data("a".utf8), at: clock.now)
+            #expect(try await sessions.signedInUsers() == ["ada", "alan"], "a new sign-in starts a new session")
         }
     }
 
