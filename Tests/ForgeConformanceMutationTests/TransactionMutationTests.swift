@@ -163,7 +163,8 @@ private final class MutantKVStore: KVStoring, KVBackend, AsyncKVStoring, Transac
     }
     func apply(_ change: StagedWrite.Change, ignoringFailures: Bool) throws {
         switch change {
-        case .storeValue(let json, let name): try base.store(KVStoredValue(json: json), named: name)
+        case .storeValue(let json, let name, let expiresAt):
+            try base.store(KVStoredValue(json: json, expiresAtMilliseconds: expiresAt), named: name)
         case .removeValue(let name): try base.removeValue(named: name)
         case .fail(let error): if !ignoringFailures { throw error }
         default: throw StorageTransactionError.changeOfAnotherKind(store: "MutantKVStore")

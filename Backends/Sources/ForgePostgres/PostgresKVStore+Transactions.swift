@@ -11,13 +11,12 @@ extension PostgresKVStore: TransactionalKVStore, PostgresTransactionParticipant 
     /// A change staged for this store: a write and a removal run the statements of `store(_:named:)` and
     /// `removeValues(named:)`, and fail with the errors those throw.
     ///
-    /// A transaction stages no lifetime, so its write stores a value that never expires, replacing the lifetime of the
-    /// value before it, as `set(_:value:)` does.
+    /// A write stores the lifetime the transaction staged with it (`set(_:value:expiresAfter:in:)`), or none.
     func transactionStep(for change: StagedWrite.Change) -> PostgresTransactionStep {
         switch change {
-        case .storeValue(let json, let name):
+        case .storeValue(let json, let name, let expiresAt):
             statement(.write(name)) { [self] connection in
-                try await store(json: json, expiresAt: nil, named: name, on: connection)
+                try await store(json: json, expiresAt: expiresAt, named: name, on: connection)
             }
         case .removeValue(let name):
             statement(.remove(name)) { [self] connection in try await removeValues(named: [name], on: connection) }

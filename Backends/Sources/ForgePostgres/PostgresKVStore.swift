@@ -66,7 +66,7 @@ public import PostgresNIO
 /// still there. Writes reclaim expired rows as ``expiry`` says, and `reclaimExpiredValues(limit:)` removes them on
 /// request. Give every store on a namespace the same clock: the system's, unless a test says otherwise. A write that
 /// finds a reclaim due runs it as a second statement, after its own; a write with an `.unchanged` lifetime reads the old
-/// one first. A value a transaction writes has no lifetime (a transaction stages no lifetime).
+/// one first. A transaction writes the lifetime it staged (`set(_:value:expiresAfter:in:)`), or none.
 public struct PostgresKVStore: Sendable {
     /// The name of the group of keys this store holds; other namespaces in the table are never touched.
     public let namespace: String

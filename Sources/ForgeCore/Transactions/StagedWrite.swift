@@ -21,8 +21,9 @@ public struct StagedWrite: Sendable {
 
     /// A change a transaction makes, as a key-value, file or secret store's contract names it.
     public enum Change: Sendable {
-        /// Stores `json` under `name`, replacing what is there (a key-value store).
-        case storeValue(json: Data, name: String)
+        /// Stores `json` under `name`, replacing what is there, to expire `expiresAtMilliseconds` after 1970 (nil:
+        /// never; a key-value store).
+        case storeValue(json: Data, name: String, expiresAtMilliseconds: Int64?)
         /// Removes the value stored under `name`, when there is one (a key-value store).
         case removeValue(name: String)
         /// Stores `data` as the file at `path`, a path already checked and in its canonical spelling; with

@@ -19,9 +19,9 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
         try entries.withLockUndoingOnFailure { entries in
             try body { change in
                 switch change {
-                case .storeValue(let json, let name):
+                case .storeValue(let json, let name, let expiresAt):
                     try faults.write(name)
-                    entries[name] = KVStoredValue(json: json)
+                    entries[name] = KVStoredValue(json: json, expiresAtMilliseconds: expiresAt)
                     changed.append(name)
                 case .removeValue(let name):
                     try faults.remove(name)

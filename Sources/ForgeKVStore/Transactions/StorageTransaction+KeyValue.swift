@@ -1,4 +1,5 @@
 public import ForgeCore
+public import Foundation
 
 /// The writes and removes of key-value stores in a transaction, written once for every ``TransactionalKVStore``: the
 /// value is encoded and the key's names are chosen as `set` and `remove` of ``KVStoring`` choose them.
@@ -9,7 +10,39 @@ extension StorageTransaction {
     ///   `StorageTransactionError`; the transaction then applies nothing unless the error is caught in its body.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, in store: some TransactionalKVStore) throws {
         let stored = try KVStoredValue(encoding: value, key: key.key)
-        try stage(.storeValue(json: stored.json, name: key.key), in: store)
+        try stage(.storeValue(json: stored.json, name: key.key, expiresAtMilliseconds: nil), in: store)
+    }
+
+    /// Stores `value` for `key` in `store` when the transaction is applied, to expire `lifetime` after now, by the
+    /// store's clock, as ``ExpiringKVStoring/set(_:value:expiresAfter:)`` stores it.
+    ///
+    /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does.
+    public func set<T: Codable & Sendable>(
+        _ key: KVKey<T>,
+        value: T,
+        expiresAfter lifetime: Duration,
+        in store: some TransactionalKVStore & AsyncExpiringKVStoring
+    ) throws {
+        let expiry = store.expiry ?? KVExpiry()
+        try set(key, value: value, expiresAt: expiry.expirationDate(after: lifetime), in: store)
+    }
+
+    /// Stores `value` for `key` in `store` when the transaction is applied, to expire at `date` (rounded up to the
+    /// millisecond, as every store keeps it); a date already past stores a value that reads as missing.
+    ///
+    /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does.
+    public func set<T: Codable & Sendable>(
+        _ key: KVKey<T>,
+        value: T,
+        expiresAt date: Date,
+        in store: some TransactionalKVStore & AsyncExpiringKVStoring
+    ) throws {
+        let stored = try KVStoredValue(encoding: value, key: key.key).expiring(at: date)
+        try stage(
+            .storeValue(json: stored.json, name: key.key, expiresAtMilliseconds: stored.expiresAtMilliseconds),
+            in: store
+        )
+        if let expiresAt = stored.expiresAt { store.expiry?.noteStored(expiringAt: expiresAt) }
     }
 
     /// Removes the value of `key` from `store`, and those under the older names its migrations read, when the

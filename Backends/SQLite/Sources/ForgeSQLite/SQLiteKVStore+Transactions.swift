@@ -9,11 +9,11 @@ extension SQLiteKVStore: TransactionalKVStore, SQLiteTransactionalStore {
 
     /// The write of `change`, made by the function the store's own `store(_:named:)` or `removeValue(named:)` uses.
     ///
-    /// A transaction's value has no lifetime (a staged change carries none): it is stored to never expire, replacing
-    /// the lifetime of the value it replaces, as `set(_:value:)` does.
+    /// A value is stored with the lifetime the transaction staged with it (`set(_:value:expiresAfter:in:)`), or none,
+    /// replacing the lifetime of the value it replaces, as `set(_:value:)` does.
     func write(for change: StagedWrite.Change) throws -> SQLiteWrite {
         switch change {
-        case .storeValue(let json, let name): storing(json, expiringAt: nil, named: name)
+        case .storeValue(let json, let name, let expiresAt): storing(json, expiringAt: expiresAt, named: name)
         case .removeValue(let name): removing(named: name)
         case .fail(let error): .failing(with: error)
         case .writeFile, .removeFile, .storeSecret, .removeSecret:

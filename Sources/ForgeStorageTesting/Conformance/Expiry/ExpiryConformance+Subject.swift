@@ -12,6 +12,8 @@ extension ExpiryConformance {
         /// Makes a stream of a key's value over the store (its own, or a `ReactiveKVStore` over it); nil when it has
         /// none.
         public let stream: (@Sendable (KVKey<String>) -> AsyncStream<String?>)?
+        /// The store, when it takes part in transactions; found by the initializers.
+        let transactional: (any TransactionalKVStore & AsyncExpiringKVStoring)?
 
         /// The subject of an asynchronous store.
         public init(
@@ -24,6 +26,7 @@ extension ExpiryConformance {
             self.clock = clock
             self.otherInstance = otherInstance
             self.stream = stream
+            self.transactional = store as? any TransactionalKVStore & AsyncExpiringKVStoring
         }
 
         /// The subject of a synchronous store, called through its synchronous methods.
@@ -37,6 +40,7 @@ extension ExpiryConformance {
             self.clock = clock
             self.otherInstance = otherInstance.map { SynchronousKVStore($0, expiring: $0) }
             self.stream = stream
+            self.transactional = store as? any TransactionalKVStore & AsyncExpiringKVStoring
         }
     }
 }

@@ -38,6 +38,11 @@ public enum ExpiryConformance {
                 anotherInstanceSeesTheLifetime
             ),
             Check(
+                "a value a transaction stages with a lifetime expires as one set with it",
+                unmetNeed: { $0.transactional == nil ? "the store takes no part in transactions" : nil },
+                aTransactionStoresTheLifetime
+            ),
+            Check(
                 "a stream emits nil when the value it holds expires",
                 unmetNeed: { $0.stream == nil ? "the subject has no stream" : nil },
                 aStreamEmitsNilWhenTheValueExpires
@@ -213,6 +218,21 @@ public enum ExpiryConformance {
         #expect(try await other.get(token) == nil)
         #expect(try await other.reclaimExpiredValues(limit: 10) == 1, "another instance reclaims it")
         #expect(try await subject.store.reclaimExpiredValues(limit: 10) == 0)
+    }
+
+    private static func aTransactionStoresTheLifetime(_ subject: Subject) async throws {
+        let store = try #require(subject.transactional)
+        let start = subject.clock.now
+        try await subject.store.set(other, value: "short", expiresAfter: .seconds(5))
+        try await StorageTransaction.run { transaction in
+            try transaction.set(token, value: "staged", expiresAfter: .seconds(30), in: store)
+            try transaction.set(other, value: "plain", in: store)
+        }
+        #expect(milliseconds(try await store.expirationDate(of: token)) == milliseconds(start.addingTimeInterval(30)))
+        #expect(try await store.expirationDate(of: other) == nil, "a staged write without a lifetime drops the old one")
+        subject.clock.advance(by: .seconds(30))
+        #expect(try await store.get(token) == nil)
+        #expect(try await store.get(other) == "plain")
     }
 
     private static func aStreamEmitsNilWhenTheValueExpires(_ subject: Subject) async throws {
