@@ -11,7 +11,7 @@ import Testing
 struct InMemoryTransactionTests {
     /// The stores a check runs on: the three kinds together, and each alone.
     enum Kinds: String, CaseIterable, Sendable {
-        case all, keyValues, files, secrets
+        case all, keyValues, files, secrets, reporting
 
         var subject: TransactionConformance.Subject {
             switch self {
@@ -19,6 +19,12 @@ struct InMemoryTransactionTests {
             case .keyValues: .init(keyValues: InMemoryKVStore())
             case .files: .init(files: InMemoryFileStore())
             case .secrets: .init(secrets: InMemoryCrypt())
+            case .reporting:
+                .init(
+                    keyValues: InMemoryKVStore().reportingEvents { _ in },
+                    files: InMemoryFileStore().reportingEvents { _ in },
+                    secrets: InMemoryCrypt().reportingEvents { _ in }
+                )
             }
         }
     }

@@ -93,7 +93,8 @@ public final class StorageTransaction: Sendable {
     ///   stores staged before; ``StorageTransactionError/transactionEnded`` once `run(_:)` has returned.
     package func stage(_ change: StagedWrite.Change, in store: some TransactionalStore) throws(StorageTransactionError)
     {
-        let runner = store.transactionRunner
+        let participant = store.transactionParticipant
+        let runner = participant.transactionRunner
         let refusal = state.withLock { state -> StorageTransactionError? in
             guard state.isOpen else { return .transactionEnded }
             if let first = state.runner, first !== runner {
@@ -103,7 +104,7 @@ public final class StorageTransaction: Sendable {
                 )
             }
             state.runner = runner
-            state.writes.append(StagedWrite(store: store, change: change))
+            state.writes.append(StagedWrite(store: participant, change: change))
             return nil
         }
         if let refusal { throw refusal }

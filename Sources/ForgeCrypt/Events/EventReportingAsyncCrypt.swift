@@ -70,3 +70,14 @@ extension AsyncCryptBackend {
         EventReportingAsyncCrypt(self, label: label, handler: handler)
     }
 }
+
+extension EventReportingAsyncCrypt: TransactionalStore where Base: TransactionalCrypt {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store, and reports no event
+    /// of them (the runner applies them to `base`, below the reporting).
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged writes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+}
+
+extension EventReportingAsyncCrypt: TransactionalCrypt where Base: TransactionalCrypt {}

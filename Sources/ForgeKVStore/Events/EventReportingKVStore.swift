@@ -18,7 +18,7 @@ public import Foundation
 /// with it, and it passes the conformance suites as the wrapped store does. The handler runs synchronously at the end
 /// of each call, on the caller's thread and in its task. It observes the wrapped store's changes
 /// (``KVChangeObserving``) and streams (``AsyncKVStreaming``) when that store has them; they report nothing. A store's
-/// own transactions are not the wrapper's: stage them on the wrapped store, ``base``.
+/// writes a transaction stages on the wrapper are applied to the wrapped store, and report no event.
 public struct EventReportingKVStore<Base: KVBackend>: Sendable {
     /// The store every call goes to.
     public let base: Base
@@ -143,3 +143,14 @@ extension KVBackend {
         EventReportingKVStore(self, label: label, handler: handler)
     }
 }
+
+extension EventReportingKVStore: TransactionalStore where Base: TransactionalKVStore {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store, and reports no event
+    /// of them (the runner applies them to `base`, below the reporting).
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged writes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+}
+
+extension EventReportingKVStore: TransactionalKVStore where Base: TransactionalKVStore {}
