@@ -46,7 +46,10 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
         guard expiry != nil else { return try await hasValue(named: key.storedNames) }
-        return try await !liveValues(named: key.storedNames).isEmpty
+        let fetched = try await fetchedValues(named: key.storedNames)
+        if fetched.values[key.key] != nil { return true }
+        // An expired value under the key stands for it: older names are not read in its place.
+        return !fetched.expired.contains(key.key) && !fetched.values.isEmpty
     }
 
     /// The keys that hold a value, sorted, each once in its canonical (NFC) form.
@@ -61,7 +64,16 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
 extension AsyncKVBackend {
     /// The values stored under every name of `key`, for the typed API's one read policy.
     func storedValues<T>(of key: KVKey<T>) async throws -> FetchedValues {
-        FetchedValues(values: try await liveValues(named: key.storedNames))
+        try await fetchedValues(named: key.storedNames)
+    }
+
+    /// The values stored under `names`, those that have expired by the store's clock set apart.
+    func fetchedValues(named names: [String]) async throws -> FetchedValues {
+        let values = try await storedValues(named: names)
+        guard values.values.contains(where: { $0.expiresAt != nil }) else { return FetchedValues(values: values) }
+        let now = expiry?.clock.now ?? Date()
+        let expired = Set(values.filter { $0.value.isExpired(at: now) }.keys)
+        return FetchedValues(values: values.filter { !expired.contains($0.key) }, expired: expired)
     }
 
     /// The values stored under `names` that have not expired by the store's clock.

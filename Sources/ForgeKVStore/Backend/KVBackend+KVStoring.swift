@@ -43,7 +43,10 @@ extension KVStoring where Self: KVBackend {
 
     /// Returns true when a value is stored under `key`'s name or an older name its migrations read.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        key.storedNames.contains { hasLiveValue(named: $0) }
+        if hasLiveValue(named: key.key) { return true }
+        // An expired value under the key stands for it: older names are not read in its place.
+        guard key.hasMigrations, !holdsExpiredValue(named: key.key) else { return false }
+        return key.storedNames.dropFirst().contains { hasLiveValue(named: $0) }
     }
 
     /// The keys that hold a value, sorted, each once in its canonical (NFC) form.
@@ -64,6 +67,13 @@ extension KVBackend {
         guard let stored = try storedValue(named: name) else { return nil }
         guard let expiresAt = stored.expiresAt else { return stored }
         return expiresAt > (expiry?.clock.now ?? Date()) ? stored : nil
+    }
+
+    /// Whether `name` holds a value whose lifetime has ended by the store's clock; false for a store that keeps none,
+    /// and when the read fails.
+    func holdsExpiredValue(named name: String) -> Bool {
+        guard let expiry, let stored = try? storedValue(named: name) else { return false }
+        return stored.isExpired(at: expiry.clock.now)
     }
 
     /// Whether `name` holds a value that has not expired; a store that keeps no lifetimes answers with
@@ -92,14 +102,14 @@ extension KVBackend {
     }
 }
 
-/// A store whose streams read a key's value and its expiration date in one read: the library's stores built on
-/// ``KVBackend``, so that a ``ReactiveKVStore`` over one reads a key once per change.
+/// A store whose streams read a key's value and its expiration date in one read: every store built on ``KVBackend``
+/// that keeps lifetimes (the library's declare it), so that a ``ReactiveKVStore`` over one reads a key once per change.
 protocol KVLiveReading: ExpiringKVStoring {
     /// The value of `key`, as `get` reads it, and when the value stored under its name expires.
     func valueAndExpirationDate<T: Codable & Sendable>(of key: KVKey<T>) -> (value: T?, expiresAt: Date?)
 }
 
-extension KVLiveReading where Self: KVBackend {
+extension ExpiringKVStoring where Self: KVBackend {
     /// One read of `key`'s name for a key without migrations; `get`, then the expiration date, for one with them.
     func valueAndExpirationDate<T: Codable & Sendable>(of key: KVKey<T>) -> (value: T?, expiresAt: Date?) {
         guard !key.hasMigrations else {

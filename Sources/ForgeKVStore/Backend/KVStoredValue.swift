@@ -35,10 +35,11 @@ public struct KVStoredValue: Sendable {
         self.expiresAt = nil
     }
 
-    /// A value held as `json` that expires at `expiresAt` (nil: never).
+    /// A value held as `json` that expires at `expiresAt` (nil: never), rounded up to the next whole millisecond since
+    /// 1970, the precision every store keeps.
     public init(json: Data, expiresAt: Date?) {
         self.form = .json(json)
-        self.expiresAt = expiresAt
+        self.expiresAt = expiresAt.map(Self.wholeMillisecond(atOrAfter:))
     }
 
     init(_ form: Form, expiresAt: Date? = nil) {
@@ -49,10 +50,7 @@ public struct KVStoredValue: Sendable {
     /// The same value, expiring at `date` (nil: never), rounded up to the next whole millisecond since 1970: the
     /// precision every store keeps, so that a value expires at the same instant in each.
     package func expiring(at date: Date?) -> KVStoredValue {
-        KVStoredValue(
-            form,
-            expiresAt: date.map { Self.date(milliseconds: Int64(($0.timeIntervalSince1970 * 1000).rounded(.up))) }
-        )
+        KVStoredValue(form, expiresAt: date.map(Self.wholeMillisecond(atOrAfter:)))
     }
 
     /// Whether the value has expired at `date`: its expiration date is `date` or earlier.
@@ -238,7 +236,7 @@ extension KVStoredValue {
     /// ``expiresAt`` as whole milliseconds since 1970, as a store that keeps lifetimes in a number column or a file
     /// header writes it; the typed API stores only whole milliseconds, so no precision is lost.
     public var expiresAtMilliseconds: Int64? {
-        expiresAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        expiresAt.map { Self.milliseconds(of: $0, rounding: .toNearestOrAwayFromZero) }
     }
 
     /// A value held as `json` that expires `expiresAtMilliseconds` after 1970 (nil: never), as a store reads it back.
@@ -248,6 +246,25 @@ extension KVStoredValue {
 
     /// The date `milliseconds` after 1970.
     static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+        let clamped = min(max(milliseconds, -latestMilliseconds), latestMilliseconds)
+        return Date(timeIntervalSince1970: TimeInterval(clamped) / 1000)
+    }
+
+    /// The latest expiration date a store keeps, in milliseconds since 1970: `Date.distantFuture`'s. A later one (a
+    /// lifetime of `Int64.max` seconds, a hostile file's header) is kept as this one, and never traps.
+    static let latestMilliseconds = Int64(Date.distantFuture.timeIntervalSince1970 * 1000)
+
+    /// `date` in whole milliseconds since 1970, rounded by `rule`, within the range stores keep; a date that is not a
+    /// number is the latest.
+    static func milliseconds(of date: Date, rounding rule: FloatingPointRoundingRule) -> Int64 {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(rule)
+        guard !milliseconds.isNaN else { return latestMilliseconds }
+        let latest = Double(latestMilliseconds)
+        return Int64(min(max(milliseconds, -latest), latest))
+    }
+
+    /// `date` rounded up to the next whole millisecond since 1970, within the range stores keep.
+    static func wholeMillisecond(atOrAfter date: Date) -> Date {
+        Self.date(milliseconds: milliseconds(of: date, rounding: .up))
     }
 }

@@ -13,7 +13,7 @@ extension ExpiringKVStoring where Self: KVBackend {
             switch lifetime {
             case .forever: nil
             case .after(let duration): settings.expirationDate(after: duration)
-            case .until(let date): date
+            case .until(let date): try KVLifetime.checked(date, for: key.key)
             case .unchanged: try liveValue(named: key.key)?.expiresAt
             }
         try store(encoded.expiring(at: expiresAt), named: key.key)
@@ -53,7 +53,7 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
             switch lifetime {
             case .forever: nil
             case .after(let duration): settings.expirationDate(after: duration)
-            case .until(let date): date
+            case .until(let date): try KVLifetime.checked(date, for: key.key)
             case .unchanged: try await liveValues(named: [key.key])[key.key]?.expiresAt
             }
         try await store(encoded.expiring(at: expiresAt), named: key.key)
@@ -78,5 +78,17 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
     /// The store's expiry settings; the system clock's defaults for a store that gives none.
     private var settings: KVExpiry {
         expiry ?? KVExpiry()
+    }
+}
+
+extension KVLifetime {
+    /// `date`, unless it is not a number (`Date(timeIntervalSince1970: .nan)`), which no store can keep.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key`.
+    static func checked(_ date: Date, for key: String) throws(KVStoreError) -> Date {
+        guard !date.timeIntervalSince1970.isNaN else {
+            throw KVStoreError.encodingFailed(key: key, underlying: "the lifetime ends at a date that is not a number")
+        }
+        return date
     }
 }

@@ -26,9 +26,33 @@ public final class KVExpiry: Sendable {
     /// How long after a reclaim a write looks for expired values again, when none this instance stored is due.
     public let reclaimInterval: Duration
 
-    /// When a write next reclaims expired values: one interval after the settings were made, or when a value stored
-    /// through them expires.
-    private let nextReclaim: LockedState<Date>
+    /// When a write next reclaims expired values: one interval after the settings were made or after the last reclaim,
+    /// or when a value stored through them expires, whichever comes first.
+    private let schedule: LockedState<Schedule>
+
+    /// The next reclaim, and the expiration dates of values stored through these settings that are still to come.
+    private struct Schedule {
+        /// When the next reclaim is due.
+        var next: Date
+        /// The expiration dates noted and not yet past, ascending; at most ``limit``, the earliest kept.
+        var noted: [Date] = []
+
+        /// The most dates noted: later ones wait for the interval.
+        static let limit = 256
+
+        /// Notes `date`, in order.
+        mutating func note(_ date: Date) {
+            var low = 0
+            var high = noted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if noted[middle] < date { low = middle + 1 } else { high = middle }
+            }
+            noted.insert(date, at: low)
+            if noted.count > Self.limit { noted.removeLast() }
+            next = min(next, date)
+        }
+    }
 
     /// Creates the expiry settings of a store.
     ///
@@ -45,7 +69,7 @@ public final class KVExpiry: Sendable {
         self.clock = clock
         self.reclaimLimit = max(1, reclaimLimit)
         self.reclaimInterval = reclaimInterval
-        self.nextReclaim = LockedState(clock.now.addingTimeInterval(reclaimInterval.timeInterval))
+        self.schedule = LockedState(Schedule(next: clock.now.addingTimeInterval(reclaimInterval.timeInterval)))
     }
 
     /// The time a lifetime of `lifetime` ends, counted from now.
@@ -55,7 +79,7 @@ public final class KVExpiry: Sendable {
 
     /// Records that this instance stored a value that expires at `date`, so that the first write after it reclaims.
     func noteStored(expiringAt date: Date) {
-        nextReclaim.withLock { $0 = min($0, date) }
+        schedule.withLock { $0.note(date) }
     }
 
     /// The time to reclaim at, when a reclaim is due now; nil when it is not.
@@ -64,9 +88,13 @@ public final class KVExpiry: Sendable {
     /// more are waiting.
     func takeDueReclaim() -> Date? {
         let now = clock.now
-        return nextReclaim.withLock { next in
-            guard next <= now else { return nil }
-            next = now.addingTimeInterval(reclaimInterval.timeInterval)
+        return schedule.withLock { schedule in
+            guard schedule.next <= now else { return nil }
+            schedule.noted.removeAll { $0 <= now }
+            schedule.next = min(
+                now.addingTimeInterval(reclaimInterval.timeInterval),
+                schedule.noted.first ?? .distantFuture
+            )
             return now
         }
     }
@@ -74,6 +102,6 @@ public final class KVExpiry: Sendable {
     /// Records what a reclaim at `date` removed: a full batch leaves the next write to go on.
     func reclaimed(_ count: Int, at date: Date) {
         guard count >= reclaimLimit else { return }
-        nextReclaim.withLock { $0 = min($0, date) }
+        schedule.withLock { $0.next = min($0.next, date) }
     }
 }

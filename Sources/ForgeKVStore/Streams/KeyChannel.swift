@@ -51,7 +51,7 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     /// The value of `key` in `base` and when it expires: one read over the library's stores, the value and then its
     /// expiration date over another store that keeps lifetimes.
     static func read(_ key: KVKey<Value>, from base: any KVStoring) -> (value: Value?, expiresAt: Date?) {
-        if let reading = base as? any KVLiveReading { return reading.valueAndExpirationDate(of: key) }
+        if let reading = base as? any KVBackend & ExpiringKVStoring { return reading.valueAndExpirationDate(of: key) }
         guard let expiring = base as? any ExpiringKVStoring else { return (base.get(key), nil) }
         let value = expiring.get(key)
         return (value, value == nil ? nil : (try? expiring.expirationDate(of: key)) ?? nil)

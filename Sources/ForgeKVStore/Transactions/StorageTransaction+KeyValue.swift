@@ -37,7 +37,8 @@ extension StorageTransaction {
         expiresAt date: Date,
         in store: some TransactionalKVStore & AsyncExpiringKVStoring
     ) throws {
-        let stored = try KVStoredValue(encoding: value, key: key.key).expiring(at: date)
+        let stored = try KVStoredValue(encoding: value, key: key.key)
+            .expiring(at: KVLifetime.checked(date, for: key.key))
         try stage(
             .storeValue(json: stored.json, name: key.key, expiresAtMilliseconds: stored.expiresAtMilliseconds),
             in: store

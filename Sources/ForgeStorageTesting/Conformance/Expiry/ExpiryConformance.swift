@@ -30,6 +30,14 @@ public enum ExpiryConformance {
             Check("a write with an unchanged lifetime keeps the lifetime of the value it replaces", unchangedKeepsIt),
             Check("a lifetime already past stores a value that reads as missing", aPastLifetimeReadsAsMissing),
             Check("an expired value under an older name is not migrated", anExpiredOlderValueIsNotMigrated),
+            Check(
+                "an expired value under a key is not replaced by an older name's value",
+                anExpiredValueIsNotReplacedByAnOlderOne
+            ),
+            Check(
+                "a lifetime beyond the latest date a store keeps ends then, and a date that is not a number is refused",
+                extremeLifetimesAreKeptOrRefused
+            ),
             Check("reclaiming removes expired values, up to its limit, and nothing else", reclaimingRemovesOnlyExpired),
             Check("writes reclaim expired values without being asked", writesReclaimExpiredValues),
             Check(
@@ -160,6 +168,35 @@ public enum ExpiryConformance {
         subject.clock.advance(by: .seconds(10))
         #expect(try await store.get(renamed) == nil)
         #expect(try await store.contains(renamed) == false)
+    }
+
+    private static func anExpiredValueIsNotReplacedByAnOlderOne(_ subject: Subject) async throws {
+        let store = subject.store
+        let renamed = KVKey<String>("forge.expiry.renamed", migrations: .renamed(from: token.key))
+        try await store.set(token, value: "from version 1")
+        try await store.set(renamed, value: "fresh", expiresAfter: .seconds(10))
+        #expect(try await store.get(renamed) == "fresh")
+        subject.clock.advance(by: .seconds(10))
+        #expect(try await store.get(renamed) == nil, "the expired value stands for the key, as a removal would")
+        #expect(try await store.value(for: renamed) == nil)
+        #expect(try await store.contains(renamed) == false)
+        #expect(try await store.get(token) == "from version 1", "the older name keeps its own value")
+    }
+
+    private static func extremeLifetimesAreKeptOrRefused(_ subject: Subject) async throws {
+        let store = subject.store
+        try await store.set(token, value: "long", expiresAfter: .seconds(Int64.max))
+        #expect(try await store.get(token) == "long")
+        #expect(milliseconds(try await store.expirationDate(of: token)) == milliseconds(Date.distantFuture))
+        try await store.set(other, value: "far", lifetime: .until(Date(timeIntervalSince1970: 1e17)))
+        #expect(try await store.get(other) == "far")
+        try await store.set(third, value: "kept")
+        await #expect(throws: KVStoreError.self, "a date that is not a number is a typed error") {
+            try await store.set(third, value: "nan", lifetime: .until(Date(timeIntervalSince1970: .nan)))
+        }
+        #expect(try await store.get(third) == "kept", "and the value stored before stays")
+        subject.clock.advance(by: .seconds(86_400 * 365 * 100))
+        #expect(try await store.get(token) == "long")
     }
 
     private static func reclaimingRemovesOnlyExpired(_ subject: Subject) async throws {
