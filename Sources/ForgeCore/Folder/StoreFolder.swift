@@ -131,6 +131,24 @@ extension StoreFolder {
         return try folder.status(of: storedName(of: name, in: folder))
     }
 
+    /// The statuses of `names`, right in this folder, links not followed, through one open of the folder: nil for a
+    /// name with nothing there, and for every name when the folder is not there.
+    ///
+    /// Each name's status is asked in turn, in the order of `names`; a name whose status cannot be read has its error.
+    package func statuses(of names: [String]) -> [Result<FileStatus?, FileSystemError>] {
+        let folder: Descriptor
+        do {
+            folder = try openRoot(creating: false)
+        } catch  where error.isNotFound {
+            return names.map { _ in .success(nil) }
+        } catch {
+            return names.map { _ in .failure(error) }
+        }
+        return names.map { name in
+            Result { () throws(FileSystemError) in try folder.status(of: storedName(of: name, in: folder)) }
+        }
+    }
+
     /// Writes `data` as the file `name` in the sub-folder `folders` atomically, creating the folders on the way.
     ///
     /// The data goes to a temporary file beside the target, which is then renamed over it, or, when `replacing`

@@ -21,10 +21,17 @@ extension DiskKVStore {
     /// Whether `name` holds a value that has not expired at `date`.
     ///
     /// In a folder without the ``LifetimesMarker``, whether `name` has a file, as ``hasValue(named:)`` tells with a
-    /// `stat`. Otherwise its file is read, since a `stat` cannot tell; when the read fails, whether a regular file is
-    /// there.
+    /// `stat`: for a name that fits a file name, the marker and the file are looked for through one open of the folder.
+    /// Otherwise its file is read, since a `stat` cannot tell; when the read fails, whether a regular file is there.
     public func hasValue(named name: String, liveAt date: Date) -> Bool {
-        guard mayHoldLifetimes else { return hasValue(named: name) }
+        if case .exact(let fileName) = KeyFileName(key: name) {
+            // The marker first: a lifetime written meanwhile makes it before its file.
+            let statuses = folder.statuses(of: [LifetimesMarker.name, fileName])
+            guard (try? statuses[1].get())?.kind == .file else { return false }
+            guard Self.mayHoldLifetimes(markerStatus: statuses[0]) else { return true }
+        } else {
+            guard mayHoldLifetimes else { return hasValue(named: name) }
+        }
         switch Result(catching: { try storedValue(named: name) }) {
         case .success(let value): return value.map { !$0.isExpired(at: date) } ?? false
         case .failure: return hasValue(named: name)
@@ -34,10 +41,14 @@ extension DiskKVStore {
     /// Whether the folder holds the ``LifetimesMarker``, or may: one `stat`, and true when it fails other than for
     /// "nothing there", so a store that cannot tell takes the long way, which is always right.
     var mayHoldLifetimes: Bool {
-        do {
-            return try folder.status(of: LifetimesMarker.name) != nil
-        } catch {
-            return !error.isNotFound
+        Self.mayHoldLifetimes(markerStatus: folder.statuses(of: [LifetimesMarker.name])[0])
+    }
+
+    /// Whether a folder whose ``LifetimesMarker`` has the status `markerStatus` holds the marker, or may.
+    private static func mayHoldLifetimes(markerStatus: Result<FileStatus?, FileSystemError>) -> Bool {
+        switch markerStatus {
+        case .success(let status): status != nil
+        case .failure(let error): !error.isNotFound
         }
     }
 
