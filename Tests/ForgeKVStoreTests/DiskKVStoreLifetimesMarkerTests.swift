@@ -75,6 +75,8 @@ struct DiskKVStoreLifetimesMarkerTests {
             let readsBefore = log.reads
             #expect(store.contains(token))
             #expect(log.reads == readsBefore + 1, "with the marker, contains reads the key's file")
+            #expect(!store.contains(KVKey<Int>("missing")))
+            #expect(log.reads == readsBefore + 1, "a key without a file is missing, without a read")
 
             let second = makeStore(in: folder, clock: clock)
             clock.advance(by: .seconds(30))
