@@ -19,6 +19,11 @@ struct DiskKVStoreExpiryFileTests {
         String(decoding: try Data(contentsOf: try #require(store.fileURL(for: key))), as: UTF8.self)
     }
 
+    /// The names of the key files in `store`'s folder: the `.forge-lifetimes` marker beside them left out.
+    private func keyFiles(of store: DiskKVStore) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path).filter { $0.hasSuffix(".json") }
+    }
+
     @Test func aValueWithALifetimeIsWrittenAfterAHeaderAndOneWithoutAsBefore() async throws {
         try await withTemporaryFolder { folder in
             let clock = ManualExpiryClock()
@@ -71,8 +76,7 @@ struct DiskKVStoreExpiryFileTests {
             #expect(store.fileURL(for: long) == nil, "the key's file name is shortened with a hash")
             try store.set(long, value: "enveloped", expiresAfter: .seconds(10))
 
-            let names = try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path)
-            let file = try #require(names.first)
+            let file = try #require(try keyFiles(of: store).first)
             let data = try Data(contentsOf: store.folderURL.appendingPathComponent(file))
             #expect(String(decoding: data, as: UTF8.self).hasPrefix("#expires 1767225610000\n{\"key\":"))
 
@@ -81,12 +85,12 @@ struct DiskKVStoreExpiryFileTests {
             #expect(second.contains(long))
             #expect(try second.keys() == [long.key])
             try second.set(long, value: "replaced", lifetime: .unchanged)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path) == [file], "same slot")
+            #expect(try keyFiles(of: store) == [file], "same slot")
             clock.advance(by: .seconds(10))
             #expect(store.get(long) == nil)
             #expect(try store.keys() == [])
             #expect(try store.reclaimExpiredValues(limit: 10) == 1)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path) == [])
+            #expect(try keyFiles(of: store) == [])
         }
     }
 

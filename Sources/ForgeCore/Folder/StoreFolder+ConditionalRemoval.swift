@@ -28,6 +28,7 @@ extension StoreFolder {
             return false
         }
         let stored = storedName(of: name, in: folder)
+        options.accessLog?.recordRead()
         guard let contents = try Self.readIfPresent(stored, in: folder), accepts(contents) else { return false }
 
         let taken = EntryName(TemporaryName.make(for: stored.string))
@@ -38,6 +39,7 @@ extension StoreFolder {
             return false
         }
         let renamed: Data?
+        options.accessLog?.recordRead()
         do {
             renamed = try Self.readIfPresent(taken, in: folder)
         } catch {

@@ -10,6 +10,7 @@ extension StoreFolder {
     /// therefore be read, written and removed through its listed name. A folder that does not exist, or is a file,
     /// lists as empty.
     package func list(in folders: ArraySlice<String> = []) throws(FileSystemError) -> [FolderEntry] {
+        options.accessLog?.recordListing()
         let folder: Descriptor
         do {
             folder = try openFolder(folders, creating: false)

@@ -37,9 +37,17 @@ package struct StoreFolder: Sendable {
         /// When false, or where the system cannot, it is opened one name at a time. Both refuse links alike: the
         /// tests run the link checks both ways.
         package var opensPathsInOneCall = true
+        /// Where the folder counts its reads and listings, for a test that proves a call reads nothing; nil outside
+        /// the tests.
+        package var accessLog: FolderAccessLog? = nil
 
         /// Files `0o644`, folders `0o755`, no protection, not flushed, the folder made on the first write.
         package init() {}
+
+        /// The defaults, with reads and listings counted in `accessLog`.
+        package init(accessLog: FolderAccessLog?) {
+            self.accessLog = accessLog
+        }
     }
 
     /// The folder at `path`, which need not exist yet.
@@ -76,6 +84,7 @@ package struct StoreFolder: Sendable {
 extension StoreFolder {
     /// Reads the regular file `name` in the sub-folder `folders` (none: the store folder itself).
     package func read(_ name: String, in folders: ArraySlice<String> = []) throws(FileSystemError) -> Data {
+        options.accessLog?.recordRead()
         if folders.isEmpty, let file = try? Descriptor.openPath(path, then: [name], .read, followsNoLink: false) {
             // A name right in the folder opens by its path, as the folder itself does, with the link check for
             // the name. A failure goes the long way below, which finds the reason.
@@ -94,6 +103,7 @@ extension StoreFolder {
     ///
     /// The whole path goes to the system as it is, split by it, so the names are split here only when it must walk.
     package func openForReading(at relative: RelativePath) throws(FileSystemError) -> Descriptor {
+        options.accessLog?.recordRead()
         if let file = try openInOneCall(CollectionOfOne(relative.string), .read, creating: false) { return file }
         let names = relative.components
         return try walkAndOpen(names.last ?? "", in: names.dropLast())
@@ -119,6 +129,24 @@ extension StoreFolder {
             return nil
         }
         return try folder.status(of: storedName(of: name, in: folder))
+    }
+
+    /// The statuses of `names`, right in this folder, links not followed, through one open of the folder: nil for a
+    /// name with nothing there, and for every name when the folder is not there.
+    ///
+    /// Each name's status is asked in turn, in the order of `names`; a name whose status cannot be read has its error.
+    package func statuses(of names: [String]) -> [Result<FileStatus?, FileSystemError>] {
+        let folder: Descriptor
+        do {
+            folder = try openRoot(creating: false)
+        } catch  where error.isNotFound {
+            return names.map { _ in .success(nil) }
+        } catch {
+            return names.map { _ in .failure(error) }
+        }
+        return names.map { name in
+            Result { () throws(FileSystemError) in try folder.status(of: storedName(of: name, in: folder)) }
+        }
     }
 
     /// Writes `data` as the file `name` in the sub-folder `folders` atomically, creating the folders on the way.

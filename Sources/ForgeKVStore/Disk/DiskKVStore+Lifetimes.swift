@@ -2,32 +2,61 @@ public import Foundation
 internal import ForgeCore
 
 /// What ``DiskKVStore`` adds to the lifetimes written once above ``KVBackend``: a value's expiration date is in its
-/// file (``ExpiryHeader``), so the questions a `stat` or a listing answered without lifetimes read the files.
+/// file (``ExpiryHeader``), so the questions a `stat` or a listing answered without lifetimes read the files, but only
+/// in a folder that holds the ``LifetimesMarker`` (a value with a lifetime was written there): in any other folder each
+/// first looks for the marker, with one `stat`, and then answers as a store without lifetimes does. The marker's
+/// documentation says why that holds while other instances and processes write and remove.
 extension DiskKVStore {
     /// The keys whose value has not expired at `date`.
     ///
-    /// The folder's listing, then every key file read, whole, for its header (values are small; a folder of n keys
-    /// costs n reads). A file that cannot be read, or whose header is damaged, is listed: its key holds a value, one
-    /// that reads as nil.
+    /// In a folder without the ``LifetimesMarker``, the folder's listing, as ``storedNames()`` gives it. Otherwise the
+    /// listing, then every key file read, whole, for its header (values are small; a folder of n keys costs n reads). A
+    /// file that cannot be read, or whose header is damaged, is listed: its key holds a value, one that reads as nil.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
     public func storedNames(liveAt date: Date) throws -> [String] {
-        try listedKeys(liveAt: date)
+        try listedKeys(liveAt: mayHoldLifetimes ? date : nil)
     }
 
-    /// Whether `name` holds a value that has not expired at `date`: its file is read, since a `stat` cannot tell;
-    /// when the read fails, whether a regular file is there.
+    /// Whether `name` holds a value that has not expired at `date`.
+    ///
+    /// In a folder without the ``LifetimesMarker``, whether `name` has a file, as ``hasValue(named:)`` tells with a
+    /// `stat`: for a name that fits a file name, the marker and the file are looked for through one open of the folder.
+    /// Otherwise its file is read, since a `stat` cannot tell; when the read fails, whether a regular file is there.
     public func hasValue(named name: String, liveAt date: Date) -> Bool {
+        if case .exact(let fileName) = KeyFileName(key: name) {
+            // The marker first: a lifetime written meanwhile makes it before its file.
+            let statuses = folder.statuses(of: [LifetimesMarker.name, fileName])
+            guard (try? statuses[1].get())?.kind == .file else { return false }
+            guard Self.mayHoldLifetimes(markerStatus: statuses[0]) else { return true }
+        } else {
+            guard mayHoldLifetimes else { return hasValue(named: name) }
+        }
         switch Result(catching: { try storedValue(named: name) }) {
-        case .success(let value): value.map { !$0.isExpired(at: date) } ?? false
-        case .failure: hasValue(named: name)
+        case .success(let value): return value.map { !$0.isExpired(at: date) } ?? false
+        case .failure: return hasValue(named: name)
+        }
+    }
+
+    /// Whether the folder holds the ``LifetimesMarker``, or may: one `stat`, and true when it fails other than for
+    /// "nothing there", so a store that cannot tell takes the long way, which is always right.
+    var mayHoldLifetimes: Bool {
+        Self.mayHoldLifetimes(markerStatus: folder.statuses(of: [LifetimesMarker.name])[0])
+    }
+
+    /// Whether a folder whose ``LifetimesMarker`` has the status `markerStatus` holds the marker, or may.
+    private static func mayHoldLifetimes(markerStatus: Result<FileStatus?, FileSystemError>) -> Bool {
+        switch markerStatus {
+        case .success(let status): status != nil
+        case .failure(let error): !error.isNotFound
         }
     }
 
     /// Removes up to `limit` values that have expired at `date`, and returns their keys.
     ///
-    /// Each call lists the folder and reads key files, in the listing's order, until it has found `limit` expired
-    /// ones, so a call costs a listing and up to one read per key. A value set again after it was found expired, by
+    /// In a folder without the ``LifetimesMarker`` there is nothing to remove: the call costs one `stat` and returns no
+    /// key. Otherwise each call lists the folder and reads key files, in the listing's order, until it has found `limit`
+    /// expired ones, so a call costs a listing and up to one read per key. A value set again after it was found expired, by
     /// this process or another, stays: each file is taken away under a temporary name and read again before it is
     /// removed (``StoreFolder``'s conditional removal), and put back when it holds a newer value. A file that cannot
     /// be read is skipped.
@@ -45,6 +74,7 @@ extension DiskKVStore {
         limit: Int,
         whenFound: (_ key: String) -> Void
     ) throws -> [String] {
+        guard mayHoldLifetimes else { return [] }
         let entries: [FolderEntry]
         do {
             entries = try folder.list()

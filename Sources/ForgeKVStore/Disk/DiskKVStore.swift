@@ -50,10 +50,17 @@ internal import ForgeCore
 ///
 /// A value without a lifetime is written exactly as before lifetimes came, and a file without the line (one an older
 /// version wrote) reads as a value without a lifetime; a file whose line is damaged reads as a corrupt file does.
-/// Since a `stat` cannot tell whether a value has expired, `contains` reads the key's file and ``keys()`` reads
-/// every file in the folder (whole: values are small), where without lifetimes they asked only for the file's status
-/// and the folder's listing. ``reclaimExpiredValues(limit:)`` lists the folder and reads files until it has found
-/// `limit` expired ones; it removes each without ever removing a value set again meanwhile, by any process.
+///
+/// A store that never stores a lifetime pays nothing for them: `contains` asks only for the file's status, ``keys()``
+/// only for the folder's listing, and a reclaim removes nothing and reads nothing, each after one `stat` that finds no
+/// marker file, `.forge-lifetimes`, in the folder. The first value stored with a lifetime, through any instance or
+/// process, writes that marker first (flushed with `Durability.flushed`), and from then on, since a `stat` cannot tell
+/// whether a value has expired, `contains` reads the key's file and ``keys()`` reads every file in the folder (whole:
+/// values are small). ``reclaimExpiredValues(limit:)`` then lists the folder and reads files until it has found `limit`
+/// expired ones; it removes each without ever removing a value set again meanwhile, by any process. The marker stays
+/// until ``removeAll()`` removes the folder with it. Its name ends in no `.json`, so it is never a key. Each write of a
+/// lifetime checks the marker is there (a `stat` before the file, one after), so a value with a lifetime never stays in
+/// a folder without one, whatever other processes remove meanwhile.
 public struct DiskKVStore: Sendable {
     /// The base folder the namespace folder lives in.
     public let directory: StorageDirectory
@@ -97,6 +104,27 @@ public struct DiskKVStore: Sendable {
         durability: Durability = .atomic,
         expiry: KVExpiry = KVExpiry()
     ) {
+        self.init(
+            directory: directory,
+            namespace: namespace,
+            fileProtection: fileProtection,
+            durability: durability,
+            expiry: expiry,
+            accessLog: nil
+        )
+    }
+
+    /// Creates a store whose folder counts its reads and listings in `accessLog`.
+    ///
+    /// For a test that proves a call reads no file; see the public initializer for the other parameters.
+    package init(
+        directory: StorageDirectory = .applicationSupport,
+        namespace: String,
+        fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
+        durability: Durability = .atomic,
+        expiry: KVExpiry = KVExpiry(),
+        accessLog: FolderAccessLog?
+    ) {
         self.directory = directory
         self.namespace = namespace
         self.fileProtection = fileProtection
@@ -106,7 +134,8 @@ public struct DiskKVStore: Sendable {
             directory: directory,
             namespace: namespace,
             protection: fileProtection,
-            durability: durability
+            durability: durability,
+            configure: { $0.accessLog = accessLog }
         )
         self.folderURL = folder.url
         folder.removeLeftoversOnce()
@@ -161,7 +190,8 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
             try write(
                 ExpiryHeader.file(holding: value.json, expiresAtMilliseconds: expiresAt),
                 toFile: fileName,
-                for: name
+                for: name,
+                marked: expiresAt != nil
             )
         case .hashed(let fileNames):
             let data = ExpiryHeader.file(
@@ -173,7 +203,13 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
             for _ in 0..<KeyFileName.slotCount {
                 let slot = try slot(for: name, among: fileNames)
                 do {
-                    try write(data, toFile: slot.name, for: name, replaceExisting: slot.replace)
+                    try write(
+                        data,
+                        toFile: slot.name,
+                        for: name,
+                        replaceExisting: slot.replace,
+                        marked: expiresAt != nil
+                    )
                     return
                 } catch KVStoreError.writeFailed where !slot.replace && fileExists(slot.name) {
                     continue
@@ -296,9 +332,28 @@ extension DiskKVStore {
     }
 
     /// Writes `data` to the file `name` atomically, or throws ``KVStoreError/writeFailed(key:underlying:)``.
-    private func write(_ data: Data, toFile name: String, for key: String, replaceExisting: Bool = true) throws {
+    ///
+    /// A file with a lifetime (`marked`) goes into a folder that holds the ``LifetimesMarker``, written first when it
+    /// has none.
+    private func write(
+        _ data: Data,
+        toFile name: String,
+        for key: String,
+        replaceExisting: Bool = true,
+        marked: Bool
+    ) throws {
         do {
-            try folder.write(data, as: name, replacing: replaceExisting)
+            if marked {
+                try folder.write(
+                    data,
+                    as: name,
+                    replacing: replaceExisting,
+                    besideMarker: LifetimesMarker.name,
+                    holding: LifetimesMarker.contents
+                )
+            } else {
+                try folder.write(data, as: name, replacing: replaceExisting)
+            }
         } catch {
             throw KVStoreError(error, writing: key)
         }
