@@ -4,8 +4,8 @@ import Testing
 
 @testable import ForgeCore
 
-/// `StoreFolder.remove(_:if:)`: a file is removed only when its contents are accepted, and a file written in its place
-/// after the check, by anyone, is never removed.
+/// `StoreFolder.remove(_:if:)`: a file is removed only when its contents are accepted, under the folder's exclusive lock,
+/// so that no write of a folder that locks its changes lands between the check and the removal.
 struct StoreFolderConditionalRemovalTests {
     /// A store folder inside a fresh temporary folder.
     private func withFolder(_ body: (StoreFolder) throws -> Void) async throws {
@@ -30,7 +30,7 @@ struct StoreFolderConditionalRemovalTests {
                     return true
                 }
             )
-            #expect(seen == [Data("expired".utf8), Data("expired".utf8)], "checked before and after it is taken away")
+            #expect(seen == [Data("expired".utf8)], "checked once, under the lock")
             #expect(try names(in: folder) == ["b.json"])
         }
     }
@@ -62,47 +62,40 @@ struct StoreFolderConditionalRemovalTests {
         }
     }
 
-    @Test func aWriteThatLandsAfterTheCheckIsPutBack() async throws {
+    @Test func theCheckAndTheRemovalHoldTheFoldersExclusiveLock() async throws {
         try await withFolder { folder in
             try folder.write(Data("expired".utf8), as: "a.json")
-            var temporaryNames: [String] = []
-            let removed = try folder.remove("a.json") { data in
-                if data == Data("expired".utf8) {
-                    // Another process sets the key between the check and the removal.
-                    try? folder.write(Data("renewed".utf8), as: "a.json")
-                    return true
-                }
-                temporaryNames = (try? names(in: folder)) ?? []
-                return false
+            var sharedLockTaken: Bool?
+            let removed = try folder.remove("a.json") { _ in
+                // Another open of the folder, as a write of another process makes: it cannot take its shared lock.
+                sharedLockTaken = (try? folder.lockShared()).flatMap { $0 } != nil
+                return true
             }
-            #expect(removed == false)
-            #expect(try folder.read("a.json") == Data("renewed".utf8), "the newer write is kept")
-            #expect(try names(in: folder) == ["a.json"], "no temporary file stays")
-
-            let temporary = try #require(temporaryNames.first, "while read again, the file is under a temporary name")
-            #expect(temporaryNames.count == 1)
-            #expect(TemporaryName.isTemporary(temporary), "a name the leftover sweep recognises")
-            #expect(temporary.hasPrefix(TemporaryName.prefix(for: "a.json")))
+            #expect(removed)
+            #expect(sharedLockTaken == false, "a write waits for the removal to end")
+            #expect(try folder.lockShared() != nil, "and may go on once it has")
+            #expect(try names(in: folder).isEmpty, "no temporary file is made")
         }
     }
 
-    @Test func anEvenNewerWriteWinsOverTheOneTakenAway() async throws {
-        try await withFolder { folder in
+    @Test func aWriteFromAnotherThreadDuringTheCheckLandsAfterTheRemoval() async throws {
+        try await withTemporaryFolder { base in
+            var options = StoreFolder.Options()
+            options.locksChanges = true
+            let folder = StoreFolder(path: base.path + "/store", options: options)
             try folder.write(Data("expired".utf8), as: "a.json")
-            let removed = try folder.remove("a.json") { data in
-                switch data {
-                case Data("expired".utf8):
-                    try? folder.write(Data("newer".utf8), as: "a.json")
-                    return true
-                default:
-                    // While `newer` is away under its temporary name, a third write takes the name.
-                    try? folder.write(Data("newest".utf8), as: "a.json")
-                    return false
-                }
+            let written = DispatchSemaphore(value: 0)
+            let removed = try folder.remove("a.json") { _ in
+                DispatchQueue.global()
+                    .async {
+                        try? folder.write(Data("renewed".utf8), as: "a.json")
+                        written.signal()
+                    }
+                return true
             }
-            #expect(removed == false)
-            #expect(try folder.read("a.json") == Data("newest".utf8), "the name is not taken back from a newer write")
-            #expect(try names(in: folder) == ["a.json"], "the file taken away is dropped")
+            written.wait()
+            #expect(removed, "the expired file was removed")
+            #expect(try folder.read("a.json") == Data("renewed".utf8), "the write made meanwhile is kept")
         }
     }
 

@@ -4,38 +4,40 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// A reclaim never removes a value set again after it was found expired: another process may write between the check
-/// and the removal.
+/// A reclaim never removes a value set again after it was found expired, nor undoes a removal: writes and removes wait
+/// for the folder's lock while the reclaim checks a file.
 struct DiskKVStoreReclaimRaceTests {
-    @Test func aValueSetAgainBetweenTheCheckAndTheRemovalIsKept() async throws {
+    @Test func aValueSetOrRemovedWhileTheReclaimChecksItWaitsAndIsKept() async throws {
         try await withTemporaryFolder { folder in
             let clock = ManualExpiryClock()
             let store = DiskKVStore(directory: .custom(folder), namespace: "race", expiry: KVExpiry(clock: clock))
-            let writer = DiskKVStore(directory: .custom(folder), namespace: "race", expiry: KVExpiry(clock: clock))
+            let other = DiskKVStore(directory: .custom(folder), namespace: "race", expiry: KVExpiry(clock: clock))
             let token = KVKey<String>("token")
-            let gone = KVKey<String>("gone")
+            let signedOut = KVKey<String>("signedOut")
             try store.set(token, value: "old", expiresAfter: .seconds(10))
-            try store.set(gone, value: "old", expiresAfter: .seconds(10))
+            try store.set(signedOut, value: "old", expiresAfter: .seconds(10))
             clock.advance(by: .seconds(10))
+            try other.set(signedOut, value: "renewed", expiresAfter: .seconds(60))
 
+            // "Another process" sets the expired key, and removes the renewed one, while the reclaim checks them: each
+            // waits for the folder's lock, and lands once the reclaim is done with the file.
+            let done = DispatchGroup()
             var found: [String] = []
             let removed = try store.removeExpiredValues(at: clock.now, limit: 10) { key in
                 found.append(key)
-                // "Another process" sets the key the reclaim has just found expired (through the backend, so that
-                // its write reclaims nothing itself).
                 guard key == token.key else { return }
-                let renewed = KVStoredValue(json: Data(#""renewed""#.utf8), expiresAtMilliseconds: 1_767_225_670_000)
-                try? writer.store(renewed, named: token.key)
+                DispatchQueue.global()
+                    .async(group: done) {
+                        try? other.set(token, value: "renewed", expiresAfter: .seconds(60))
+                        try? other.remove(signedOut)
+                    }
             }
-            #expect(found.sorted() == [gone.key, token.key])
-            #expect(removed == [gone.key], "only the value still expired is removed")
-            #expect(store.get(token) == "renewed")
-            #expect(try store.expirationDate(of: token) == clock.now.addingTimeInterval(60))
+            done.wait()
+            #expect(found == [token.key], "signedOut held a live value")
+            #expect(removed == [token.key])
+            #expect(store.get(token) == "renewed", "the write made during the check is kept")
+            #expect(store.get(signedOut) == nil, "and the removal made then is not undone")
             #expect(try store.reclaimExpiredValues(limit: 10) == 0)
-            #expect(
-                try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path).sorted()
-                    == [".forge-lifetimes", "token.json"]
-            )
         }
     }
 

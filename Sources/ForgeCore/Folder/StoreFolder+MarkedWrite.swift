@@ -34,6 +34,7 @@ extension StoreFolder {
         while true {
             do {
                 let folder = try openRoot(creating: true)
+                lockForChange(folder)
                 try ensureMarker(marker, holding: markerContents, in: folder)
                 try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
                 try ensureMarker(marker, holding: markerContents, in: folder)

@@ -40,6 +40,12 @@ package struct StoreFolder: Sendable {
         /// Where the folder counts its reads and listings, for a test that proves a call reads nothing; nil outside
         /// the tests.
         package var accessLog: FolderAccessLog? = nil
+        /// Whether each write and remove holds a shared advisory lock (`flock`) of the folder while it changes a file.
+        ///
+        /// A conditional removal (``remove(_:if:)``) holds the exclusive one, so it sees no file change between its
+        /// check and its removal. Off by default: only stores that remove files conditionally (the
+        /// key-value store's reclaim of expired values) pay the lock.
+        package var locksChanges = false
 
         /// Files `0o644`, folders `0o755`, no protection, not flushed, the folder made on the first write.
         package init() {}
@@ -166,6 +172,7 @@ extension StoreFolder {
         while true {
             do {
                 let folder = try openFolder(folders, creating: true)
+                lockForChange(folder)
                 // A file stored under another Unicode spelling of `name` is replaced, so the folder keeps one file.
                 try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
                 return
@@ -213,8 +220,18 @@ extension StoreFolder {
         regularFilesOnly: Bool = false
     ) throws(FileSystemError) {
         let folder = try openFolder(folders, creating: false)
+        lockForChange(folder)
         try folder.remove(storedName(of: name, in: folder), kinds: regularFilesOnly ? [.file] : Self.anythingButAFolder)
         removeEmptyFolders(folders)
+    }
+
+    /// Takes the shared advisory lock of the open `folder` for one change, when ``Options/locksChanges`` asks for it.
+    ///
+    /// The lock is held until `folder` is closed, at the end of the change. A lock the system refuses (a file system without
+    /// `flock`) leaves the change unlocked rather than failing it.
+    func lockForChange(_ folder: Descriptor) {
+        guard options.locksChanges else { return }
+        _ = folder.lock(exclusive: false, waits: true)
     }
 
     /// Applies the Data Protection level to what `path` names, on platforms that have it.

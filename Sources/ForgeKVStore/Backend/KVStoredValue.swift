@@ -250,8 +250,9 @@ extension KVStoredValue {
         return Date(timeIntervalSince1970: TimeInterval(clamped) / 1000)
     }
 
-    /// The latest expiration date a store keeps, in milliseconds since 1970: `Date.distantFuture`'s. A later one (a
-    /// lifetime of `Int64.max` seconds, a hostile file's header) is kept as this one, and never traps.
+    /// The latest expiration date a store keeps, in milliseconds since 1970: `Date.distantFuture`'s.
+    ///
+    /// A later one (a lifetime of `Int64.max` seconds, a hostile file's header) is kept as this one, and never traps.
     static let latestMilliseconds = Int64(Date.distantFuture.timeIntervalSince1970 * 1000)
 
     /// `date` in whole milliseconds since 1970, rounded by `rule`, within the range stores keep; a date that is not a

@@ -56,10 +56,10 @@ extension DiskKVStore {
     ///
     /// In a folder without the ``LifetimesMarker`` there is nothing to remove: the call costs one `stat` and returns no
     /// key. Otherwise each call lists the folder and reads key files, in the listing's order, until it has found `limit`
-    /// expired ones, so a call costs a listing and up to one read per key. A value set again after it was found expired, by
-    /// this process or another, stays: each file is taken away under a temporary name and read again before it is
-    /// removed (``StoreFolder``'s conditional removal), and put back when it holds a newer value. A file that cannot
-    /// be read is skipped.
+    /// expired ones, so a call costs a listing and up to one read per key. Each file is checked and removed under
+    /// the folder's exclusive lock, which every write and remove of this library's disk key-value stores waits for:
+    /// a value set again, or removed, by this process or another is never lost to the reclaim (a process of a version
+    /// before lifetimes takes no lock). A file that cannot be read is skipped.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed,
     ///   ``KVStoreError/removeFailed(key:underlying:)`` naming the key of an expired file that cannot be removed.
@@ -68,7 +68,7 @@ extension DiskKVStore {
     }
 
     /// ``removeExpiredValues(at:limit:)``, calling `whenFound` with each expired key once its file was read and found
-    /// expired, before the file is taken away: the tests write there as another process would.
+    /// expired, with the folder's lock held: the tests start another process's write there.
     package func removeExpiredValues(
         at date: Date,
         limit: Int,

@@ -135,7 +135,11 @@ public struct DiskKVStore: Sendable {
             namespace: namespace,
             protection: fileProtection,
             durability: durability,
-            configure: { $0.accessLog = accessLog }
+            configure: {
+                $0.accessLog = accessLog
+                // The reclaim of expired values removes a file only while no write or remove changes one.
+                $0.locksChanges = true
+            }
         )
         self.folderURL = folder.url
         folder.removeLeftoversOnce()
