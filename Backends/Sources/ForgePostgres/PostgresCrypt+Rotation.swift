@@ -133,7 +133,9 @@ extension PostgresCrypt {
         await progress(.switched)
     }
 
-    /// The statements of a rotation, in the transaction open on `connection`.
+    /// The statements of a rotation, in the transaction open on `connection`; each fails as soon as the connection
+    /// closes (``ConnectionLease/statement(_:on:)``), so that a connection the server ends between two of them fails
+    /// the rotation rather than leave it waiting.
     private func reseal(
         _ rotation: SecretSealer.Rotation,
         from expected: Data,
@@ -164,7 +166,7 @@ extension PostgresCrypt {
         UPDATE \(unescaped: table.quoted) SET sealed = \(rotation.finishedHeader) \
         WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem)
         """
-        _ = try await connection.query(query, logger: ConnectionLease.logger)
+        _ = try await ConnectionLease.statement(query, on: connection)
     }
 
     /// What `rotation` does to `rows` (each item's name and sealed bytes): the items it seals again, each with its old
@@ -199,7 +201,7 @@ extension PostgresCrypt {
         WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem) FOR UPDATE
         """
         var header: Data?
-        for try await sealed in try await connection.query(query, logger: ConnectionLease.logger).decode(Data.self) {
+        for try await sealed in try await ConnectionLease.statement(query, on: connection).decode(Data.self) {
             header = sealed
         }
         return header
@@ -212,7 +214,7 @@ extension PostgresCrypt {
         WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
         """
         var rows: [(String, Data)] = []
-        for try await row in try await connection.query(query, logger: ConnectionLease.logger)
+        for try await row in try await ConnectionLease.statement(query, on: connection)
             .decode((String, Data).self)
         {
             rows.append(row)
@@ -226,7 +228,7 @@ extension PostgresCrypt {
         DELETE FROM \(unescaped: table.quoted) \
         WHERE namespace = sha256(\(namespaceBytes)) AND item = ANY(\(itemNames))
         """
-        _ = try await connection.query(query, logger: ConnectionLease.logger)
+        _ = try await ConnectionLease.statement(query, on: connection)
     }
 
     /// Inserts, or replaces, the namespace's rows of `items` (each item's name and sealed bytes), in one statement.
@@ -239,6 +241,6 @@ extension PostgresCrypt {
         AS new(item, sealed) \
         ON CONFLICT (namespace, item) DO UPDATE SET sealed = excluded.sealed
         """
-        _ = try await connection.query(query, logger: ConnectionLease.logger)
+        _ = try await ConnectionLease.statement(query, on: connection)
     }
 }
