@@ -43,7 +43,8 @@ extension ConnectionLease {
     ///
     /// - Throws: ``ConnectionClosed``, or what the statement throws.
     @discardableResult
-    static func statement(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> PostgresRowSequence {
+    static func statement(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> PostgresRowSequence
+    {
         guard !connection.isClosed else { throw ConnectionClosed() }
         let outcome = StatementOutcome()
         return try await withCheckedThrowingContinuation { continuation in

@@ -373,7 +373,9 @@ extension PostgresCrypt {
     }
 
     /// Throws the error of a write or removal that `sealer`'s store may not make where the namespace's header is
-    /// `header`: `CryptStoreError/rotationInProgress(path:)` while a rotation in phases records one,
+    /// `header`.
+    ///
+    /// `CryptStoreError/rotationInProgress(path:)` while a rotation in phases records one,
     /// `CryptStoreError/masterKeyRotated(path:)` once the namespace has moved to another master key, and
     /// `CryptStoreError/vaultReplaced(path:)` for another store's header. Returns for this store's own header.
     func checkWrite(by sealer: SecretSealer, on header: Data) throws(CryptStoreError) {

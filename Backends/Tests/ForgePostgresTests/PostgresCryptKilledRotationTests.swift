@@ -73,7 +73,11 @@ struct PostgresCryptKilledRotationTests {
 
             // Nothing was applied: the rows are as they were, and the old key reads them, in the store that rotated
             // and in one opened afresh; the new key does not open the namespace.
-            let after = try await TestServer.secretRows(of: store.namespace, tableName: Self.tableName, client: store.client)
+            let after = try await TestServer.secretRows(
+                of: store.namespace,
+                tableName: Self.tableName,
+                client: store.client
+            )
             #expect(after == before)
             #expect(try await secrets.areAllRead(by: store))
             #expect(try await secrets.areAllRead(by: store.reopened(with: oldKey)))

@@ -54,7 +54,9 @@ struct PostgresCryptRotationTests {
 
     @Test(arguments: KeyKind.allCases, KeyKind.allCases)
     func eachKindOfKeyMovesToEachOther(from: KeyKind, to: KeyKind) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("forge-rotation-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "forge-rotation-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: folder) }
         let oldKey = from.makeKey("old", in: folder)
         let newKey = to.makeKey("new", in: folder)
@@ -110,7 +112,9 @@ struct PostgresCryptRotationTests {
     }
 
     @Test func aWrongCurrentKeyIsRefusedAndNothingChanges() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("forge-rotation-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "forge-rotation-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestServer.withCrypts { stores in
             let store = stores[0]
