@@ -103,14 +103,16 @@ let package = Package(
             path: "Benchmarks/VaultBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // PostgresKVStore beside raw postgres-nio statements of the same SQL, against the server FORGE_POSTGRES_URL
-        // names (run under scripts/postgres-for-tests); without it the target registers no benchmark.
+        // PostgresKVStore beside raw postgres-nio statements of the same SQL, and a PostgresCrypt rotation of 10,000
+        // secrets, against the server FORGE_POSTGRES_URL names (run under scripts/postgres-for-tests); without it the
+        // target registers no benchmark.
         .executableTarget(
             name: "PostgresBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "ForgeCrypt", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "ForgeBackends"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

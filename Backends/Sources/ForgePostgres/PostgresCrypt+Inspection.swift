@@ -13,15 +13,28 @@ extension PostgresCrypt {
     /// it fails every call). It counts the rows ``itemCount(client:namespace:tableName:connectionWait:)`` counts,
     /// a sealed item that does not open among them.
     ///
-    /// - Throws: `CryptStoreError/listFailed(underlying:)`, or the error a store that cannot be prepared throws.
+    /// - Throws: `CryptStoreError/listFailed(underlying:)`, `CryptStoreError/masterKeyRotated(path:)` when the
+    ///   namespace moved to another master key, or the error a store that cannot be prepared throws.
     public func itemCount() async throws -> Int {
-        _ = try await preparedSealer(for: .list)
-        return try await Self.itemCount(
-            client: client,
-            namespace: namespace,
-            tableName: tableName,
-            connectionWait: connectionWait
-        ) ?? 0
+        let sealer = try await preparedSealer(for: .list)
+        // The header in the same statement, so that a store on the old key of a rotation is told.
+        let (count, header) = try await perform(.list) { [self] connection in
+            let query: PostgresQuery = try """
+            SELECT count(*) FILTER (WHERE item <> \(PostgresCryptTable.headerItem))::int,
+                   (SELECT sealed FROM \(unescaped: table.quoted)
+                    WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem))
+            FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes))
+            """
+            var found: (Int, Data?) = (0, nil)
+            for try await row in try await connection.query(query, logger: ConnectionLease.logger)
+                .decode((Int, Data?).self)
+            {
+                found = row
+            }
+            return found
+        }
+        try checkKey(sealer, against: header)
+        return count
     }
 
     /// How many secrets `namespace` holds in `tableName`, counted without a store and without the master key; nil when

@@ -42,9 +42,12 @@ public import PostgresNIO
 /// throws the operation's `CryptStoreError` case naming the key, with a `FailureReason`
 /// saying what failed. When no connection can be had within ``connectionWait`` (the server is down, the pool is
 /// busy), the call fails rather than wait. A sealed item that does not open throws
-/// `CryptStoreError/tamperedItem(key:)`. A write checks, in its statement, that the namespace still holds
-/// this store's header: a removed header is written back, and a header replaced by another store's throws
-/// `CryptStoreError/vaultReplaced(path:)`, so no secret is sealed where it cannot be read back. A store that starts
+/// `CryptStoreError/tamperedItem(key:)`. A write or a removal checks, in its statement, that the namespace still
+/// holds this store's header: a removed header is written back by a write, a header replaced by another store's throws
+/// `CryptStoreError/vaultReplaced(path:)`, and one of the same secrets under a new master key (after
+/// ``rotateMasterKey(to:progress:)``) throws `CryptStoreError/masterKeyRotated(path:)`, so no secret is sealed where
+/// it cannot be read back; a read that finds nothing checks the header too, so a store still on the old key never
+/// reads "not stored" where a secret is sealed under the new one. A store that starts
 /// on a namespace whose header row is gone but whose items are there throws `CryptStoreError/corruptVault(path:reason:)`
 /// rather than start a new header that would leave them unreadable for good, as the vault does.
 public struct PostgresCrypt: Sendable {
@@ -67,8 +70,8 @@ public struct PostgresCrypt: Sendable {
     let location: String
     /// Whether the table and the header are ready; shared by copies of the store.
     private let preparation = Preparation()
-    /// The sealer of the namespace's header, once prepared; shared by copies of the store.
-    private let sealerSlot = SealerSlot()
+    /// The sealer of the namespace's header, once prepared (or given by a rotation); shared by copies of the store.
+    let sealerSlot = SealerSlot()
 
     /// Creates a store for `namespace`'s rows of `tableName`, on `client`'s connections.
     ///
@@ -114,6 +117,8 @@ public struct PostgresCrypt: Sendable {
     ///   the namespace holds secrets but its header row is gone.
     public func prepare() async throws {
         try await preparation.run { [self] in
+            // The store a rotation returns holds the new key's sealer already.
+            if sealerSlot.current != nil { return }
             try table.checkName()
             let stored = try await preparing { [self] connection in
                 try await table.createIfMissing(on: connection)
@@ -149,8 +154,9 @@ public struct PostgresCrypt: Sendable {
 extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
     /// The secret stored under `name`, opened from its sealed row, or nil when none is stored.
     ///
-    /// - Throws: `CryptStoreError/tamperedItem(key:)` when the sealed item does not open, or
-    ///   `CryptStoreError/readFailed(key:underlying:)`.
+    /// - Throws: `CryptStoreError/tamperedItem(key:)` when the sealed item does not open,
+    ///   `CryptStoreError/masterKeyRotated(path:)` when nothing is found because the namespace moved to another master
+    ///   key, or `CryptStoreError/readFailed(key:underlying:)`.
     public func storedSecret(named name: String) async throws -> Data? {
         // One look-up of the key's item names the row and opens what it holds.
         let sealer = try await preparedSealer(for: .read(name))
@@ -168,14 +174,27 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
             }
             return sealed
         }
-        guard let sealed else { return nil }
-        return try sealer.open(sealed, as: item)
+        if let sealed { return try sealer.open(sealed, as: item) }
+        // A rotation in phases (another store's) records this store's key as its new key: the item may be the old
+        // key's still. Then the header, so that a store on the old key of a rotation is told, not answered nil.
+        let old = sealer.oldKeySealer
+        let oldItem = old?.item(for: name)
+        let found = try await perform(.read(name)) { [self] connection in
+            try await rows(named: [oldItem?.name, PostgresCryptTable.headerItem].compactMap { $0 }, on: connection)
+        }
+        if let old, let oldItem, let sealed = found[oldItem.name] { return try old.open(sealed, as: oldItem) }
+        try checkKey(sealer, against: found[PostgresCryptTable.headerItem])
+        return nil
     }
 
     /// Seals `secret` and stores it under `name`, in one statement that also checks the namespace's header.
     ///
-    /// - Throws: `CryptStoreError/vaultReplaced(path:)` or `CryptStoreError/writeFailed(key:underlying:)`; the
-    ///   previous secret is kept.
+    /// The statement holds the header row's lock (shared) while it writes, so a write waits for a rotation of the
+    /// master key that runs, and then finds the new key's header.
+    ///
+    /// - Throws: `CryptStoreError/vaultReplaced(path:)`, `CryptStoreError/masterKeyRotated(path:)`,
+    ///   `CryptStoreError/rotationInProgress(path:)` or `CryptStoreError/writeFailed(key:underlying:)`; the previous
+    ///   secret is kept.
     public func store(_ secret: Data, named name: String) async throws {
         // One look-up of the key's item seals the secret and names its row.
         let sealer = try await preparedSealer(for: .write(name))
@@ -188,9 +207,7 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
             for _ in 0..<3 {
                 if try await upsert(sealed, named: item.name, header: header, on: connection) { return }
                 if let found = try await readHeader(on: connection) {
-                    guard sealer.isSameVault(asHeader: found) else {
-                        throw CryptStoreError.vaultReplaced(path: location)
-                    }
+                    try checkWrite(by: sealer, on: found)
                     header = found
                 } else {
                     try await insertHeader(sealer.header, on: connection)
@@ -205,25 +222,24 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
 
     /// Removes the secret stored under `name`; succeeds when there is none.
     ///
-    /// - Throws: `CryptStoreError/removeFailed(key:underlying:)`.
+    /// One statement, which removes nothing when the namespace's header is no longer this store's.
+    ///
+    /// - Throws: `CryptStoreError/vaultReplaced(path:)`, `CryptStoreError/masterKeyRotated(path:)`,
+    ///   `CryptStoreError/rotationInProgress(path:)` or `CryptStoreError/removeFailed(key:underlying:)`.
     public func removeSecret(named name: String) async throws {
-        let itemName = try await preparedSealer(for: .remove(name)).itemName(for: name)
-        try await perform(.remove(name)) { [self] connection in
-            let query: PostgresQuery = try """
-            DELETE FROM \(unescaped: table.quoted) \
-            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName)
-            """
-            _ = try await connection.query(query, logger: ConnectionLease.logger)
-        }
+        let sealer = try await preparedSealer(for: .remove(name))
+        try await removeRows(.remove(name), item: sealer.itemName(for: name), sealer: sealer)
     }
 
     /// Whether a secret is stored under `name`; the sealed item is neither fetched nor opened (`get(_:)` tells
     /// whether it is intact).
     ///
-    /// - Throws: `CryptStoreError/readFailed(key:underlying:)`.
+    /// - Throws: `CryptStoreError/masterKeyRotated(path:)` when nothing is found because the namespace moved to another
+    ///   master key, or `CryptStoreError/readFailed(key:underlying:)`.
     public func hasSecret(named name: String) async throws -> Bool {
-        let itemName = try await preparedSealer(for: .read(name)).itemName(for: name)
-        return try await perform(.read(name)) { [self] connection in
+        let sealer = try await preparedSealer(for: .read(name))
+        let itemName = sealer.itemName(for: name)
+        let exists = try await perform(.read(name)) { [self] connection in
             let query: PostgresQuery = try """
             SELECT EXISTS (SELECT 1 FROM \(unescaped: table.quoted) \
             WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName))
@@ -236,6 +252,15 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
             }
             return exists
         }
+        if exists { return true }
+        // As for a read: the old key's item of a rotation in phases, then the header.
+        let oldItemName = sealer.oldKeySealer?.itemName(for: name)
+        let found = try await perform(.read(name)) { [self] connection in
+            try await rows(named: [oldItemName, PostgresCryptTable.headerItem].compactMap { $0 }, on: connection)
+        }
+        if let oldItemName, found[oldItemName] != nil { return true }
+        try checkKey(sealer, against: found[PostgresCryptTable.headerItem])
+        return false
     }
 
     /// The keys that hold a secret in this namespace, in their canonical (NFC) form, as `keys()` lists them sorted.
@@ -244,13 +269,14 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
     /// its row is named after. Rows whose `item` is not an item's name are left out.
     ///
     /// - Throws: `CryptStoreError/tamperedItem(key:)` naming the row's `item` when a sealed item does not
-    ///   open as that item, or `CryptStoreError/listFailed(underlying:)`.
+    ///   open as that item, `CryptStoreError/masterKeyRotated(path:)` when the namespace moved to another master key,
+    ///   or `CryptStoreError/listFailed(underlying:)`.
     public func storedNames() async throws -> [String] {
         let sealer = try await preparedSealer(for: .list)
+        // The header in the same statement: the rows and the header it checks are of one snapshot.
         let rows = try await perform(.list) { [self] connection in
             let query: PostgresQuery = try """
-            SELECT item, sealed FROM \(unescaped: table.quoted) \
-            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
+            SELECT item, sealed FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes))
             """
             var rows: [(String, Data)] = []
             for try await row in try await connection.query(query, logger: ConnectionLease.logger)
@@ -260,9 +286,19 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
             }
             return rows
         }
+        try checkKey(sealer, against: rows.first { $0.0 == PostgresCryptTable.headerItem }?.1)
+        let old = sealer.oldKeySealer
         var keys: [String] = []
+        var listed = Set<String>()
         for (itemName, item) in rows where SecretSealer.isItemName(itemName) {
-            if let key = try sealer.key(inSealedItem: item, named: itemName) { keys.append(key) }
+            // During a rotation in phases, an item of the old key may be there beside its copy: listed once.
+            let key: String?
+            if let old, (try? sealer.key(inSealedItem: item, named: itemName)) == nil {
+                key = try old.key(inSealedItem: item, named: itemName)
+            } else {
+                key = try sealer.key(inSealedItem: item, named: itemName)
+            }
+            if let key, listed.insert(key).inserted { keys.append(key) }
         }
         return keys
     }
@@ -270,16 +306,13 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
     /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
     /// usable, and other namespaces are untouched.
     ///
-    /// - Throws: `CryptStoreError/removeAllFailed(underlying:)`.
+    /// The statement removes nothing when the namespace's header is no longer this store's.
+    ///
+    /// - Throws: `CryptStoreError/vaultReplaced(path:)`, `CryptStoreError/masterKeyRotated(path:)`,
+    ///   `CryptStoreError/rotationInProgress(path:)` or `CryptStoreError/removeAllFailed(underlying:)`.
     public func removeAll() async throws {
-        _ = try await preparedSealer(for: .removeAll)
-        try await perform(.removeAll) { [self] connection in
-            let query: PostgresQuery = try """
-            DELETE FROM \(unescaped: table.quoted) \
-            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
-            """
-            _ = try await connection.query(query, logger: ConnectionLease.logger)
-        }
+        let sealer = try await preparedSealer(for: .removeAll)
+        try await removeRows(.removeAll, item: nil, sealer: sealer)
     }
 }
 
@@ -333,6 +366,101 @@ extension PostgresCrypt {
         }
     }
 
+    /// Throws `CryptStoreError/masterKeyRotated(path:)` when `header`, the namespace's, holds this store's secrets
+    /// under another master key than `sealer`'s: an item sealed under a new master key must not read as "not stored".
+    func checkKey(_ sealer: SecretSealer, against header: Data?) throws(CryptStoreError) {
+        if let header, sealer.match(header: header) == .rotated { throw .masterKeyRotated(path: location) }
+    }
+
+    /// Throws the error of a write or removal that `sealer`'s store may not make where the namespace's header is
+    /// `header`.
+    ///
+    /// `CryptStoreError/rotationInProgress(path:)` while a rotation in phases records one,
+    /// `CryptStoreError/masterKeyRotated(path:)` once the namespace has moved to another master key, and
+    /// `CryptStoreError/vaultReplaced(path:)` for another store's header. Returns for this store's own header.
+    func checkWrite(by sealer: SecretSealer, on header: Data) throws(CryptStoreError) {
+        switch sealer.match(header: header) {
+        case .same: return
+        case .rotating: throw .rotationInProgress(path: location)
+        case .rotated: throw .masterKeyRotated(path: location)
+        case .otherVault: throw .vaultReplaced(path: location)
+        }
+    }
+
+    /// The sealed rows of the namespace named `itemNames` (items, or the header), by name; a name without a row is
+    /// left out.
+    private func rows(named itemNames: [String], on connection: PostgresConnection) async throws -> [String: Data] {
+        let query: PostgresQuery = try """
+        SELECT item, sealed FROM \(unescaped: table.quoted) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item = ANY(\(itemNames))
+        """
+        var rows: [String: Data] = [:]
+        for try await (item, sealed) in try await connection.query(query, logger: ConnectionLease.logger)
+            .decode((String, Data).self)
+        {
+            rows[item] = sealed
+        }
+        return rows
+    }
+
+    /// Removes the secret whose item is `itemName`, or every secret when it is nil, unless the namespace's header is
+    /// no longer `sealer`'s (then nothing is removed, and the header's error is thrown).
+    ///
+    /// - Throws: The errors of ``checkWrite(by:on:)``, or `operation`'s error.
+    private func removeRows(_ operation: StoreOperation, item itemName: String?, sealer: SecretSealer) async throws {
+        try await perform(operation) { [self] connection in
+            // Further passes follow a header that holds this vault in other bytes (written again by other SQL).
+            var header = sealer.header
+            for _ in 0..<3 {
+                let found = try await delete(item: itemName, unlessTheHeaderIsOtherThan: header, on: connection)
+                guard let found, found != header else { return }
+                try checkWrite(by: sealer, on: found)
+                header = found
+            }
+            throw operation.cryptStoreError(
+                .other("the header of namespace '\(namespace)' kept changing during the removal")
+            )
+        }
+    }
+
+    /// Deletes the row of the item `itemName`, or every item's row when it is nil, in one statement that locks the
+    /// header row first (`FOR SHARE`, as a write's does) and deletes nothing when the header is there and is not
+    /// `header`.
+    ///
+    /// - Returns: The namespace's header as the statement found it once locked, or nil when it has none (and the rows
+    ///   were deleted).
+    private func delete(
+        item itemName: String?,
+        unlessTheHeaderIsOtherThan header: Data,
+        on connection: PostgresConnection
+    ) async throws -> Data? {
+        let query: PostgresQuery
+        if let itemName {
+            query = try """
+            WITH header AS (SELECT sealed FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem) FOR SHARE), \
+            removed AS (DELETE FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(itemName) \
+            AND NOT EXISTS (SELECT 1 FROM header WHERE sealed <> \(header))) \
+            SELECT sealed FROM header
+            """
+        } else {
+            query = try """
+            WITH header AS (SELECT sealed FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem) FOR SHARE), \
+            removed AS (DELETE FROM \(unescaped: table.quoted) \
+            WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem) \
+            AND NOT EXISTS (SELECT 1 FROM header WHERE sealed <> \(header))) \
+            SELECT sealed FROM header
+            """
+        }
+        var found: Data?
+        for try await sealed in try await connection.query(query, logger: ConnectionLease.logger).decode(Data.self) {
+            found = sealed
+        }
+        return found
+    }
+
     /// The namespace's header as stored, or nil when it has none.
     private func readHeader(on connection: PostgresConnection) async throws -> Data? {
         let query: PostgresQuery = try """
@@ -365,6 +493,11 @@ extension PostgresCrypt {
 
     /// Inserts or replaces the sealed `item` named `itemName`, when the namespace's header is `header`.
     ///
+    /// The statement locks the header row (`FOR SHARE`) as it checks it, and keeps the lock until it ends: a rotation,
+    /// which locks the row for update before it reads the items, waits for the write, and a write that comes during a
+    /// rotation waits for it, then checks the header the rotation committed (PostgreSQL checks a row that changed
+    /// while a statement waited for its lock again, as it is now).
+    ///
     /// - Returns: False when nothing was written: the namespace's header is missing or another.
     private func upsert(
         _ item: Data,
@@ -376,7 +509,7 @@ extension PostgresCrypt {
         INSERT INTO \(unescaped: table.quoted) AS stored (namespace, item, sealed) \
         SELECT sha256(\(namespaceBytes)), \(itemName), \(item) \
         WHERE EXISTS (SELECT 1 FROM \(unescaped: table.quoted) WHERE namespace = sha256(\(namespaceBytes)) \
-        AND item = \(PostgresCryptTable.headerItem) AND sealed = \(header)) \
+        AND item = \(PostgresCryptTable.headerItem) AND sealed = \(header) FOR SHARE) \
         ON CONFLICT (namespace, item) DO UPDATE SET sealed = excluded.sealed \
         RETURNING true
         """

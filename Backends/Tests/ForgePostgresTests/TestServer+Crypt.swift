@@ -47,6 +47,39 @@ extension TestServer {
         return rows
     }
 
+    /// The rows of the namespace `namespace` of a secrets table, by `item`: what a test compares before and after.
+    static func secretRows(
+        of namespace: String,
+        tableName: String = "forge_secrets",
+        client: PostgresClient
+    ) async throws -> [String: Data] {
+        var rows: [String: Data] = [:]
+        for row in try await rawSecretRows(of: namespace, tableName: tableName, client: client) {
+            rows[row.item] = row.sealed
+        }
+        return rows
+    }
+
+    /// The server backends, other than `admin`'s own, whose transaction holds a lock on the table `tableName`: the
+    /// statements and transactions running on it (a test gives such a table to one test at a time).
+    static func transactionsHolding(_ tableName: String, admin: PostgresClient) async throws -> [Int32] {
+        let query: PostgresQuery = """
+            SELECT DISTINCT pid FROM pg_locks
+            WHERE relation = to_regclass(\(tableName)) AND pid <> pg_backend_pid()
+            """
+        var pids: [Int32] = []
+        for try await pid in try await admin.query(query).decode(Int32.self) { pids.append(pid) }
+        return pids
+    }
+
+    /// Ends the connection of the server backend `pid`, as an administrator does, and returns once the backend has
+    /// ended (PostgreSQL waits for it, up to 10 seconds).
+    static func terminateBackendAndWait(_ pid: Int32, admin: PostgresClient) async throws {
+        for try await ended in try await admin.query("SELECT pg_terminate_backend(\(pid), 10000)").decode(Bool.self) {
+            #expect(ended, "the backend \(pid) did not end within 10 seconds")
+        }
+    }
+
     /// Bindings holding `value`.
     private static func binds(_ value: Data) throws -> PostgresBindings {
         var bindings = PostgresBindings()

@@ -75,6 +75,10 @@ let benchmarks: @Sendable () -> Void = {
 
     leaseWaitBenchmarks(fixture, configuration: network)
 
+    // MARK: A change of master key of 10,000 secrets (CryptRotationBenchmarks.swift).
+
+    cryptRotationBenchmarks(fixture)
+
     // MARK: stream: from a set to its value out of a stream of the key.
     // Ours: `store.set`, then the value out of `store.stream(key)` (the store's listener is notified, signals the
     // stream, which re-reads the key). The limit: the raw set, then the value out of a raw `LISTEN` on a leased

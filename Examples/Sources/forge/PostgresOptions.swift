@@ -5,7 +5,8 @@ import Foundation
 import ForgePostgres
 #endif
 
-/// The `--postgres` option of `demo` and `inspect`: use the stores of a PostgreSQL database instead of a data folder.
+/// The `--postgres` option of `demo`, `inspect` and `vault rotate`: use the stores of a PostgreSQL database instead of
+/// a data folder.
 struct PostgresOptions: ParsableArguments {
     /// The environment variable a password is read from when the URL has none, as `psql` reads it.
     static let passwordVariable = "PGPASSWORD"

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// The `--sqlite` option of `demo` and `inspect`: use the stores of a SQLite database file instead of a data folder.
+/// The `--sqlite` option of `demo`, `inspect` and `vault rotate`: use the stores of a SQLite database file instead of a
+/// data folder.
 struct SQLiteOptions: ParsableArguments {
     @Option(
         name: .customLong("sqlite"),

@@ -1,0 +1,246 @@
+public import ForgeCrypt
+internal import Foundation
+internal import PostgresNIO
+
+// Changing the master key of a namespace's secrets, in one database transaction: see "Changing the master key" in the
+// module's documentation (ForgePostgres.md) for what readers, writers and a killed connection see.
+extension PostgresCrypt {
+    /// How many items one statement of a rotation writes.
+    static let rotationBatchSize = 500
+
+    /// Seals every secret of this namespace again under `newKey`, in one database transaction, and returns the store
+    /// opened with it.
+    ///
+    /// This store, and every other store still on the old key, in any process, stops opening the namespace when the
+    /// transaction commits: use the store returned. When the namespace already has `newKey` (a rotation run again, or
+    /// `newKey` is this store's key), nothing is changed and the store returned is opened with it.
+    ///
+    /// The transaction locks the namespace's header row, reads every item, seals each again under the new key (under
+    /// its new name, the old row removed) and replaces the header with the new key's; nothing is applied until it
+    /// commits, so a connection the server ends, or a process killed, at any point leaves the namespace on the old key,
+    /// and running the rotation again does it. Readers go on with the old key until the commit, and see the new
+    /// key's rows whole after it (each statement reads one snapshot). Writes and removals of any store of the
+    /// namespace wait for the commit (they lock the header row shared), then a store still on the old key throws
+    /// `CryptStoreError.masterKeyRotated(path:)`. Other namespaces are not touched. A namespace whose header records
+    /// a rotation in phases (the vault's design) is finished in a transaction by a store of its new key first.
+    ///
+    /// ```swift
+    /// let secrets = PostgresCrypt(client: client, namespace: "taskflow", masterKey: .passphrase(old))
+    /// let rotated = try await secrets.rotateMasterKey(to: .passphrase(new))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - newKey: The new master key. A key file that does not exist is created, owner-only; a passphrase gets a new
+    ///     salt.
+    ///   - progress: Told each step, and awaited, while the transaction is open (keep it short: writers of the
+    ///     namespace wait meanwhile). The items are written 500 to a statement: each item is told once its statement
+    ///     ran.
+    /// - Returns: The store, opened with `newKey`, on the same client, table, namespace and connection wait.
+    /// - Throws: The `CryptStoreError` of a store that cannot be prepared (a wrong master key for this store, when
+    ///   `newKey` does not open the namespace either), `CryptStoreError.invalidMasterKey(reason:)` for a new key that
+    ///   cannot be used, the errors of a new key file, `CryptStoreError.tamperedItem(key:)` naming the row's `item`
+    ///   when a sealed item opens with neither key, `CryptStoreError.masterKeyRotated(path:)` or
+    ///   `CryptStoreError.vaultReplaced(path:)` when the namespace's header changed since this store prepared, or
+    ///   `CryptStoreError.openFailed(path:underlying:)` naming the table and namespace when the server or the
+    ///   connection fails. Nothing is changed when it throws.
+    @discardableResult
+    public func rotateMasterKey(
+        to newKey: MasterKey,
+        progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void = { _ in }
+    ) async throws -> PostgresCrypt {
+        do {
+            var sealer = try await rotating { try await preparedSealerForRotation() }
+            if let pending = sealer.pendingRotation {
+                // Opened with the new key of a rotation in phases: it ends first.
+                try await apply(pending, from: sealer.header, progress: progress)
+                sealer = pending.newSealer
+            }
+            guard let rotation = try sealer.rotation(to: newKey, location: location) else {
+                await progress(.finished)
+                return opened(with: newKey, sealer: sealer)
+            }
+            try await apply(rotation, from: sealer.header, progress: progress)
+            await progress(.finished)
+            return opened(with: newKey, sealer: rotation.newSealer)
+        } catch let error as CryptStoreError {
+            switch error {
+            case .wrongMasterKey, .masterKeyRotated, .keyFileNotFound:
+                // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
+                let store = PostgresCrypt(
+                    client: client,
+                    namespace: namespace,
+                    masterKey: newKey,
+                    tableName: tableName,
+                    connectionWait: connectionWait
+                )
+                guard (try? await store.prepare()) != nil else { throw error }
+                return try await store.rotateMasterKey(to: newKey, progress: progress)
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// The sealer of the namespace's header, the store prepared first when needed.
+    private func preparedSealerForRotation() async throws -> SecretSealer {
+        try await prepare()
+        guard let current = sealerSlot.current else {
+            throw CryptStoreError.openFailed(path: location, underlying: "the store's preparation left no sealer")
+        }
+        return current
+    }
+
+    /// This store's client, table, namespace and connection wait, opened with `masterKey`, whose sealer `sealer` is.
+    private func opened(with masterKey: MasterKey, sealer: SecretSealer) -> PostgresCrypt {
+        let store = PostgresCrypt(
+            client: client,
+            namespace: namespace,
+            masterKey: masterKey,
+            tableName: tableName,
+            connectionWait: connectionWait
+        )
+        store.sealerSlot.keep(sealer)
+        return store
+    }
+
+    /// Runs `work`, throwing any failure but a `CryptStoreError` as `CryptStoreError.openFailed(path:underlying:)`
+    /// naming the namespace.
+    private func rotating<Result>(_ work: () async throws -> Result) async throws -> Result {
+        do {
+            return try await work()
+        } catch let error as CryptStoreError {
+            throw error
+        } catch {
+            throw CryptStoreError.openFailed(path: location, underlying: FailureReason(postgres: error))
+        }
+    }
+
+    /// Applies `rotation` in one transaction, when the namespace's header is still `expected`: every item of the old
+    /// key resealed under its new name and its old row removed, then the new key's header in the header row.
+    private func apply(
+        _ rotation: SecretSealer.Rotation,
+        from expected: Data,
+        progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void
+    ) async throws {
+        try await rotating {
+            try await ConnectionLease(client: client, wait: connectionWait)
+                .withConnection { [self] connection in
+                    try await ConnectionLease.transaction(on: connection) { connection in
+                        try await reseal(rotation, from: expected, progress: progress, on: connection)
+                    }
+                }
+        }
+        await progress(.switched)
+    }
+
+    /// The statements of a rotation, in the transaction open on `connection`; each fails as soon as the connection
+    /// closes (``ConnectionLease/statement(_:on:)``), so that a connection the server ends between two of them fails
+    /// the rotation rather than leave it waiting.
+    private func reseal(
+        _ rotation: SecretSealer.Rotation,
+        from expected: Data,
+        progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void,
+        on connection: PostgresConnection
+    ) async throws {
+        // The header row first, locked for update: writes of the namespace lock it shared, so a write that runs
+        // ends before the items are read, and one that comes waits for the commit.
+        let header = try await lockedHeader(on: connection)
+        guard let header, header == expected else {
+            switch header.map(rotation.oldSealer.match(header:)) {
+            case .rotated: throw CryptStoreError.masterKeyRotated(path: location)
+            case .otherVault, nil: throw CryptStoreError.vaultReplaced(path: location)
+            case .same, .rotating: throw CryptStoreError.rotationInProgress(path: location)
+            }
+        }
+        let (resealed, dropped) = try Self.plan(rotation, of: try await items(on: connection))
+        await progress(.began(itemCount: resealed.count))
+        if !dropped.isEmpty { try await deleteItems(named: dropped, on: connection) }
+        for start in stride(from: 0, to: resealed.count, by: Self.rotationBatchSize) {
+            let end = min(start + Self.rotationBatchSize, resealed.count)
+            let batch = resealed[start..<end]
+            try await deleteItems(named: batch.map { $0.old }, on: connection)
+            try await insertItems(batch.map { ($0.new, $0.item) }, on: connection)
+            for done in (start + 1)...end { await progress(.resealed(done, of: resealed.count)) }
+        }
+        let query: PostgresQuery = try """
+        UPDATE \(unescaped: table.quoted) SET sealed = \(rotation.finishedHeader) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem)
+        """
+        _ = try await ConnectionLease.statement(query, on: connection)
+    }
+
+    /// What `rotation` does to `rows` (each item's name and sealed bytes): the items it seals again, each with its old
+    /// name, its new name and its new sealed bytes, and the items of a rotation it replaces, to delete.
+    ///
+    /// - Throws: `CryptStoreError.tamperedItem(key:)` naming the row's `item` when an item opens with neither key, or
+    ///   `CryptStoreError.encodingFailed(key:underlying:)` for an item of the vault's first format.
+    private static func plan(
+        _ rotation: SecretSealer.Rotation,
+        of rows: [(String, Data)]
+    ) throws -> (resealed: [(old: String, new: String, item: Data)], dropped: [String]) {
+        var resealed: [(old: String, new: String, item: Data)] = []
+        var dropped: [String] = []
+        for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
+            do {
+                if let new = try rotation.reseal(sealed, named: itemName) {
+                    resealed.append((itemName, new.name, new.item))
+                }
+            } catch {
+                // An item of the rotation this one replaces; otherwise, an item that does not open stops it.
+                guard rotation.replacesPendingRotation else { throw error }
+                dropped.append(itemName)
+            }
+        }
+        return (resealed, dropped)
+    }
+
+    /// The namespace's header, its row locked for update until the transaction ends; nil when it has none.
+    private func lockedHeader(on connection: PostgresConnection) async throws -> Data? {
+        let query: PostgresQuery = try """
+        SELECT sealed FROM \(unescaped: table.quoted) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem) FOR UPDATE
+        """
+        var header: Data?
+        for try await sealed in try await ConnectionLease.statement(query, on: connection).decode(Data.self) {
+            header = sealed
+        }
+        return header
+    }
+
+    /// Every row of the namespace but its header: each item's name and sealed bytes.
+    private func items(on connection: PostgresConnection) async throws -> [(String, Data)] {
+        let query: PostgresQuery = try """
+        SELECT item, sealed FROM \(unescaped: table.quoted) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item <> \(PostgresCryptTable.headerItem)
+        """
+        var rows: [(String, Data)] = []
+        for try await row in try await ConnectionLease.statement(query, on: connection)
+            .decode((String, Data).self)
+        {
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Deletes the namespace's rows named `itemNames`, in one statement.
+    private func deleteItems(named itemNames: [String], on connection: PostgresConnection) async throws {
+        let query: PostgresQuery = try """
+        DELETE FROM \(unescaped: table.quoted) \
+        WHERE namespace = sha256(\(namespaceBytes)) AND item = ANY(\(itemNames))
+        """
+        _ = try await ConnectionLease.statement(query, on: connection)
+    }
+
+    /// Inserts, or replaces, the namespace's rows of `items` (each item's name and sealed bytes), in one statement.
+    private func insertItems(_ items: [(name: String, sealed: Data)], on connection: PostgresConnection) async throws {
+        let names = items.map { $0.name }
+        let sealed = items.map { ByteBuffer(bytes: $0.sealed) }
+        let query: PostgresQuery = try """
+        INSERT INTO \(unescaped: table.quoted) (namespace, item, sealed) \
+        SELECT sha256(\(namespaceBytes)), new.item, new.sealed FROM unnest(\(names)::text[], \(sealed)::bytea[]) \
+        AS new(item, sealed) \
+        ON CONFLICT (namespace, item) DO UPDATE SET sealed = excluded.sealed
+        """
+        _ = try await ConnectionLease.statement(query, on: connection)
+    }
+}
