@@ -40,7 +40,10 @@ public enum ExpiryConformance {
             ),
             Check("reclaiming removes expired values, up to its limit, and nothing else", reclaimingRemovesOnlyExpired),
             Check("writes reclaim expired values without being asked", writesReclaimExpiredValues),
-            Check("seeded writes, removes, clock moves and reclaims answer as on the in-memory twin", answersAsTheTwinDoes),
+            Check(
+                "seeded writes, removes, clock moves and reclaims answer as on the in-memory twin",
+                answersAsTheTwinDoes
+            ),
             Check(
                 "another instance on the same storage sees the lifetime",
                 unmetNeed: { $0.otherInstance == nil ? "the subject has no second instance" : nil },
