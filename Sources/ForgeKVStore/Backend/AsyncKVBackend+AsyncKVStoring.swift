@@ -46,10 +46,7 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool {
         guard expiry != nil else { return try await hasValue(named: key.storedNames) }
-        let fetched = try await fetchedValues(named: key.storedNames)
-        if fetched.values[key.key] != nil { return true }
-        // An expired value under the key stands for it: older names are not read in its place.
-        return !fetched.expired.contains(key.key) && !fetched.values.isEmpty
+        return try await !liveValues(named: key.storedNames).isEmpty
     }
 
     /// The keys that hold a value, sorted, each once in its canonical (NFC) form.
@@ -67,13 +64,9 @@ extension AsyncKVBackend {
         try await fetchedValues(named: key.storedNames)
     }
 
-    /// The values stored under `names`, those that have expired by the store's clock set apart.
+    /// The values stored under `names` that have not expired by the store's clock, for the read policy.
     func fetchedValues(named names: [String]) async throws -> FetchedValues {
-        let values = try await storedValues(named: names)
-        guard values.values.contains(where: { $0.expiresAt != nil }) else { return FetchedValues(values: values) }
-        let now = expiry?.clock.now ?? Date()
-        let expired = Set(values.filter { $0.value.isExpired(at: now) }.keys)
-        return FetchedValues(values: values.filter { !expired.contains($0.key) }, expired: expired)
+        FetchedValues(values: try await liveValues(named: names))
     }
 
     /// The values stored under `names` that have not expired by the store's clock.

@@ -43,10 +43,7 @@ extension KVStoring where Self: KVBackend {
 
     /// Returns true when a value is stored under `key`'s name or an older name its migrations read.
     public func contains<T: Codable & Sendable>(_ key: KVKey<T>) -> Bool {
-        if hasLiveValue(named: key.key) { return true }
-        // An expired value under the key stands for it: older names are not read in its place.
-        guard key.hasMigrations, !holdsExpiredValue(named: key.key) else { return false }
-        return key.storedNames.dropFirst().contains { hasLiveValue(named: $0) }
+        key.storedNames.contains { hasLiveValue(named: $0) }
     }
 
     /// The keys that hold a value, sorted, each once in its canonical (NFC) form.
@@ -67,13 +64,6 @@ extension KVBackend {
         guard let stored = try storedValue(named: name) else { return nil }
         guard let expiresAt = stored.expiresAt else { return stored }
         return expiresAt > (expiry?.clock.now ?? Date()) ? stored : nil
-    }
-
-    /// Whether `name` holds a value whose lifetime has ended by the store's clock; false for a store that keeps none,
-    /// and when the read fails.
-    func holdsExpiredValue(named name: String) -> Bool {
-        guard let expiry, let stored = try? storedValue(named: name) else { return false }
-        return stored.isExpired(at: expiry.clock.now)
     }
 
     /// Whether `name` holds a value that has not expired; a store that keeps no lifetimes answers with

@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// Where the typed API reads a key's stored values: a ``KVBackend``, the values an ``AsyncKVBackend`` returned for
 /// a key's names, or a store written against ``KVStoring`` alone, through its `get` and `contains`.
 ///
@@ -11,29 +9,6 @@ package protocol KVValueSource {
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` when what is stored does not decode as `T`, or
     ///   ``KVStoreError/readFailed(key:underlying:)`` when it cannot be read.
     func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T?
-
-    /// The value stored under a key's own name as a `T`: the value, nothing, or a value whose lifetime has ended (the
-    /// key then reads as missing, and its migrations do not read older names in its place).
-    ///
-    /// - Throws: As ``plainValue(of:named:)`` does.
-    func ownValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> KVOwnValue<T>
-}
-
-extension KVValueSource {
-    /// ``plainValue(of:named:)``'s answer, from a source that cannot tell an expired value from none.
-    package func ownValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> KVOwnValue<T> {
-        try plainValue(of: type, named: name).map(KVOwnValue.value) ?? .absent
-    }
-}
-
-/// What a key's own name holds, as the read policy asks it.
-package enum KVOwnValue<T> {
-    /// A value that has not expired.
-    case value(T)
-    /// Nothing.
-    case absent
-    /// A value whose lifetime has ended.
-    case expired
 }
 
 extension KVValueSource {
@@ -57,12 +32,8 @@ extension KVValueSource {
     package func resolvedValue<Value>(for key: KVKey<Value>) throws -> KVResolvedValue<Value>? {
         var undecodable: KVStoreError?
         do {
-            switch try ownValue(of: Value.self, named: key.key) {
-            case .value(let value): return KVResolvedValue(value: value, migration: nil)
-            // An expired value under the key stands for the key: the key reads as missing, as a removed one does,
-            // and an older name's value is not migrated in its place.
-            case .expired: return nil
-            case .absent: break
+            if let value = try plainValue(of: Value.self, named: key.key) {
+                return KVResolvedValue(value: value, migration: nil)
             }
         } catch let error as KVStoreError {
             guard case .decodingFailed = error else { throw error }
@@ -102,28 +73,14 @@ struct BackendValues<Backend: KVBackend>: KVValueSource {
     func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T? {
         try backend.liveValue(named: name)?.decode(T.self, name: name)
     }
-
-    func ownValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> KVOwnValue<T> {
-        guard let stored = try backend.storedValue(named: name) else { return .absent }
-        if let expiresAt = stored.expiresAt, expiresAt <= (backend.expiry?.clock.now ?? Date()) { return .expired }
-        return .value(try stored.decode(T.self, name: name))
-    }
 }
 
 /// The values an ``AsyncKVBackend`` returned for every name of a key.
 struct FetchedValues: KVValueSource {
-    /// The values that have not expired, by name.
     let values: [String: KVStoredValue]
-    /// The names that held a value whose lifetime had ended.
-    var expired: Set<String> = []
 
     func plainValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> T? {
         try values[name]?.decode(T.self, name: name)
-    }
-
-    func ownValue<T: Codable & Sendable>(of type: T.Type, named name: String) throws -> KVOwnValue<T> {
-        if expired.contains(name) { return .expired }
-        return try plainValue(of: type, named: name).map(KVOwnValue.value) ?? .absent
     }
 }
 

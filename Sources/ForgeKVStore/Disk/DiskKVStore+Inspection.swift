@@ -12,7 +12,7 @@ extension DiskKVStore {
     /// that does not exist yet has no keys; another store on the same folder, in any process, lists the same.
     ///
     /// Given `date`, only the keys whose value has not expired then: each file is read, whole, for its
-    /// ``ExpiryHeader`` (a file that cannot be read, or whose header is damaged, is listed, as its key holds a value
+    /// `ExpiryHeader` (a file that cannot be read, or whose header is damaged, is listed, as its key holds a value
     /// that reads as nil); without it, only the files of keys too long for a name are read.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.

@@ -51,12 +51,12 @@ internal import ForgeCore
 /// A value without a lifetime is written exactly as before lifetimes came, and a file without the line (one an older
 /// version wrote) reads as a value without a lifetime; a file whose line is damaged reads as a corrupt file does.
 ///
-/// A store that never stores a lifetime pays nothing for them: `contains` asks only for the file's status, ``keys()``
+/// A store that never stores a lifetime pays nothing for them: `contains` asks only for the file's status, `keys()`
 /// only for the folder's listing, and a reclaim removes nothing and reads nothing, each after one `stat` that finds no
 /// marker file, `.forge-lifetimes`, in the folder. The first value stored with a lifetime, through any instance or
 /// process, writes that marker first (flushed with `Durability.flushed`), and from then on, since a `stat` cannot tell
-/// whether a value has expired, `contains` reads the key's file and ``keys()`` reads every file in the folder (whole:
-/// values are small). ``reclaimExpiredValues(limit:)`` then lists the folder and reads files until it has found `limit`
+/// whether a value has expired, `contains` reads the key's file and `keys()` reads every file in the folder (whole:
+/// values are small). `reclaimExpiredValues(limit:)` then lists the folder and reads files until it has found `limit`
 /// expired ones; it removes each without ever removing a value set again meanwhile, by any process. The marker stays
 /// until ``removeAll()`` removes the folder with it. Its name ends in no `.json`, so it is never a key. Each write of a
 /// lifetime checks the marker is there (a `stat` before the file, one after), so a value with a lifetime never stays in
@@ -155,7 +155,7 @@ public struct DiskKVStore: Sendable {
 }
 
 extension DiskKVStore: ExpiringKVStoring, KVBackend {
-    /// The value in `name`'s file, with its expiration date when the file has an ``ExpiryHeader``; nil when the name
+    /// The value in `name`'s file, with its expiration date when the file has an `ExpiryHeader`; nil when the name
     /// has no file.
     ///
     /// A file whose header is damaged reads as a corrupt file does: a value whose JSON decodes as no type.
@@ -184,7 +184,7 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
     }
 
     /// Writes `value` to `name`'s file, atomically; a value with a lifetime (``KVStoredValue/expiresAt``) after an
-    /// ``ExpiryHeader``, a value without one as the store wrote values before lifetimes came.
+    /// `ExpiryHeader`, a value without one as the store wrote values before lifetimes came.
     ///
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
@@ -303,7 +303,7 @@ extension DiskKVStore {
         return data
     }
 
-    /// The key written in `body`, a long key's envelope (a file's contents after its ``ExpiryHeader``); nil when it
+    /// The key written in `body`, a long key's envelope (a file's contents after its `ExpiryHeader`); nil when it
     /// holds none.
     static func envelopeKey(in body: Data) -> String? {
         (try? JSONCodec.decode(LongKeyHeader.self, from: body))?.key
@@ -337,8 +337,8 @@ extension DiskKVStore {
 
     /// Writes `data` to the file `name` atomically, or throws ``KVStoreError/writeFailed(key:underlying:)``.
     ///
-    /// A file with a lifetime (`marked`) goes into a folder that holds the ``LifetimesMarker``, written first when it
-    /// has none.
+    /// A file with a lifetime (`marked`) goes into a folder that holds the marker file (`.forge-lifetimes`), written
+    /// first when it has none.
     private func write(
         _ data: Data,
         toFile name: String,

@@ -1,13 +1,14 @@
 internal import Foundation
 
-/// The file whose presence in a ``DiskKVStore``'s folder says that a value in it may have a lifetime: `.forge-lifetimes`.
+/// The file whose presence in a ``DiskKVStore``'s folder says that a value in it may have a lifetime:
+/// `.forge-lifetimes`.
 ///
 /// A store that never stored a lifetime pays nothing for lifetimes: while its folder has no marker, `contains` is one
 /// open of the folder and two `stat`s (the marker's, the key file's), ``DiskKVStore/keys()`` a `stat` and a listing,
 /// and a reclaim one `stat`, none of which reads a key file. A value with a
-/// lifetime is only ever written into a folder seen to hold the marker (``StoreFolder``'s marked write: the marker first,
-/// through the same descriptor of the folder as the value, looked for again after it), so a file with an
-/// ``ExpiryHeader`` never stands in a folder without one but for an instant; once written the marker stays until
+/// lifetime is only ever written into a folder seen to hold the marker (``StoreFolder``'s marked write: the marker
+/// first, through the same descriptor of the folder as the value, looked for again after it), so a file with an
+/// `ExpiryHeader` never stands in a folder without one but for an instant; once written the marker stays until
 /// ``DiskKVStore/removeAll()`` removes the folder with it.
 ///
 /// Why a reader that finds no marker may skip the headers, whatever other instances and processes do at the same time:

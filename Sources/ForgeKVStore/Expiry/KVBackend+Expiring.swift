@@ -4,9 +4,13 @@ public import Foundation
 extension ExpiringKVStoring where Self: KVBackend {
     /// Encodes `value` and stores it under `key`'s name with `lifetime`, by the store's clock.
     ///
-    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``, or
-    ///   for ``KVLifetime/unchanged`` the ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime;
-    ///   the previous value is kept either way.
+    /// A value with a lifetime replaces the values of the older names the key's migrations read, which are removed
+    /// after it is stored: once it expires, the key reads as missing, never as an older value.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``,
+    ///   ``KVStoreError/removeFailed(key:underlying:)`` of an older name, or for ``KVLifetime/unchanged`` the
+    ///   ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime; the previous value is kept when the
+    ///   write fails.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws {
         let encoded = try KVStoredValue(encoding: value, key: key.key)
         let expiresAt: Date? =
@@ -17,7 +21,12 @@ extension ExpiringKVStoring where Self: KVBackend {
             case .unchanged: try liveValue(named: key.key)?.expiresAt
             }
         try store(encoded.expiring(at: expiresAt), named: key.key)
-        if let expiresAt { settings.noteStored(expiringAt: expiresAt) }
+        if let expiresAt {
+            // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
+            // them.
+            for name in key.storedNames.dropFirst().reversed() { try removeValue(named: name) }
+            settings.noteStored(expiringAt: expiresAt)
+        }
         reclaimExpiredValuesIfDue()
     }
 
@@ -57,7 +66,13 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
             case .unchanged: try await liveValues(named: [key.key])[key.key]?.expiresAt
             }
         try await store(encoded.expiring(at: expiresAt), named: key.key)
-        if let expiresAt { settings.noteStored(expiringAt: expiresAt) }
+        if let expiresAt {
+            // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
+            // them.
+            let olderNames = Array(key.storedNames.dropFirst().reversed())
+            if !olderNames.isEmpty { try await removeValues(named: olderNames) }
+            settings.noteStored(expiringAt: expiresAt)
+        }
         await reclaimExpiredValuesIfDue()
     }
 

@@ -14,7 +14,8 @@ extension ReactiveKVStore: ExpiringKVStoring {
     ///   `FailureReason.other` when it keeps no lifetimes (nothing is written then).
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws {
         try expiringBase(writing: key.key).set(key, value: value, lifetime: lifetime)
-        notify(storedNames: [key.key])
+        // A write with a lifetime removes the key's older names too.
+        notify(storedNames: key.storedNames)
     }
 
     /// Stores `value` in the wrapped store, to expire `lifetime` from now; see ``set(_:value:lifetime:)``.

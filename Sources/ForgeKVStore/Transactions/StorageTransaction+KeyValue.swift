@@ -43,6 +43,10 @@ extension StorageTransaction {
             .storeValue(json: stored.json, name: key.key, expiresAtMilliseconds: stored.expiresAtMilliseconds),
             in: store
         )
+        // As the store's own write with a lifetime: no older value is read in its place once it expires.
+        for name in key.storedNames.dropFirst().reversed() {
+            try stage(.removeValue(name: name), in: store)
+        }
         if let expiresAt = stored.expiresAt { store.expiry?.noteStored(expiringAt: expiresAt) }
     }
 

@@ -86,7 +86,7 @@ extension StoreEvent {
         guard store == .secrets else { return target }
         switch operation {
         case .read, .write, .delete, .exists: return "[redacted]"
-        case .list, .deleteAll: return nil
+        case .list, .deleteAll, .reclaimExpired: return nil
         }
     }
 
