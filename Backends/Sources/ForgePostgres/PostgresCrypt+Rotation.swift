@@ -42,7 +42,9 @@ extension PostgresCrypt {
     ///   when a sealed item opens with neither key, `CryptStoreError.masterKeyRotated(path:)` or
     ///   `CryptStoreError.vaultReplaced(path:)` when the namespace's header changed since this store prepared, or
     ///   `CryptStoreError.openFailed(path:underlying:)` naming the table and namespace when the server or the
-    ///   connection fails. Nothing is changed when it throws.
+    ///   connection fails. Nothing is changed when it throws before the commit is sent; when the connection fails as
+    ///   the commit is answered, the server may have applied it, so keep both keys until a rerun of the rotation
+    ///   (which finishes or finds it done) returns.
     @discardableResult
     public func rotateMasterKey(
         to newKey: MasterKey,

@@ -34,6 +34,10 @@ extension StoreFolder {
         } catch  where error.isMissing {
             return
         }
+        // Emptied in place, the folder's files go one by one: a folder that locks its changes holds the exclusive
+        // lock meanwhile, so that no write lands between the listing and the removals (a value with a lifetime
+        // written then could outlive the marker that says it has one).
+        if options.locksChanges { _ = folder.lock(exclusive: true, waits: true) }
         try Self.removeContents(of: folder)
     }
 

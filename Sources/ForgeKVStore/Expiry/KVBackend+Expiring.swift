@@ -18,7 +18,8 @@ extension ExpiringKVStoring where Self: KVBackend {
             case .forever: nil
             case .after(let duration): settings.expirationDate(after: duration)
             case .until(let date): try KVLifetime.checked(date, for: key.key)
-            case .unchanged: try liveValue(named: key.key)?.expiresAt
+            // The lifetime of the value the key reads: under its own name, or else the first older name that holds one.
+            case .unchanged: try key.storedNames.lazy.compactMap { try self.liveValue(named: $0) }.first?.expiresAt
             }
         try store(encoded.expiring(at: expiresAt), named: key.key)
         if let expiresAt {
@@ -63,7 +64,8 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
             case .forever: nil
             case .after(let duration): settings.expirationDate(after: duration)
             case .until(let date): try KVLifetime.checked(date, for: key.key)
-            case .unchanged: try await liveValues(named: [key.key])[key.key]?.expiresAt
+            case .unchanged:
+                try await liveValues(named: key.storedNames).firstValue(in: key.storedNames)?.expiresAt
             }
         try await store(encoded.expiring(at: expiresAt), named: key.key)
         if let expiresAt {
@@ -105,5 +107,12 @@ extension KVLifetime {
             throw KVStoreError.encodingFailed(key: key, underlying: "the lifetime ends at a date that is not a number")
         }
         return date
+    }
+}
+
+extension Dictionary where Key == String, Value == KVStoredValue {
+    /// The value of the first of `names` that holds one.
+    fileprivate func firstValue(in names: [String]) -> KVStoredValue? {
+        names.lazy.compactMap { self[$0] }.first
     }
 }

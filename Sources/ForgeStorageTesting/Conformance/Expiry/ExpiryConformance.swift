@@ -152,6 +152,17 @@ public enum ExpiryConformance {
         subject.clock.advance(by: .seconds(1))
         try await store.set(third, value: "new", lifetime: .unchanged)
         #expect(try await store.get(third) == "new", "the lifetime of an expired value is not kept")
+
+        let older = KVKey<String>("forge.expiry.older")
+        let renamed = KVKey<String>("forge.expiry.renamed.unchanged", migrations: .renamed(from: older.key))
+        try await store.set(older, value: "v1", expiresAfter: .seconds(20))
+        let olderEnds = try await store.expirationDate(of: older)
+        try await store.set(renamed, value: "v2", lifetime: .unchanged)
+        #expect(
+            milliseconds(try await store.expirationDate(of: renamed)) == milliseconds(olderEnds),
+            "a migrating key keeps the lifetime of the older value it reads"
+        )
+        #expect(try await store.get(older) == nil, "which its write with that lifetime replaces")
     }
 
     private static func aPastLifetimeReadsAsMissing(_ subject: Subject) async throws {
