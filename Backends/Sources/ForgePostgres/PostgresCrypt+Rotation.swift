@@ -33,8 +33,8 @@ extension PostgresCrypt {
     ///   - newKey: The new master key. A key file that does not exist is created, owner-only; a passphrase gets a new
     ///     salt.
     ///   - progress: Told each step, and awaited, while the transaction is open (keep it short: writers of the
-    ///     namespace wait meanwhile). The items are written 500 to a statement: each item is told once its statement
-    ///     ran.
+    ///     namespace wait meanwhile, so a handler that writes to the namespace, or awaits such a write, waits for
+    ///     ever). The items are written 500 to a statement: each item is told once its statement ran.
     /// - Returns: The store, opened with `newKey`, on the same client, table, namespace and connection wait.
     /// - Throws: The `CryptStoreError` of a store that cannot be prepared (a wrong master key for this store, when
     ///   `newKey` does not open the namespace either), `CryptStoreError.invalidMasterKey(reason:)` for a new key that

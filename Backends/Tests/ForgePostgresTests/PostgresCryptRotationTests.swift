@@ -240,19 +240,7 @@ extension TestServer {
         tableName: String = "forge_secrets",
         _ body: ([PostgresCrypt]) async throws -> Void
     ) async throws {
-        let namespace = "test-\(UUID().uuidString)"
-        try await withClients(count) { clients in
-            let stores = clients.map {
-                PostgresCrypt(client: $0, namespace: namespace, masterKey: masterKey, tableName: tableName)
-            }
-            do {
-                try await body(stores)
-            } catch {
-                try? await removeNamespace(of: stores[0])
-                throw error
-            }
-            try await removeNamespace(of: stores[0])
-        }
+        try await withCrypts(count, masterKey: masterKey, tableName: tableName, cleanUp: removeNamespace, body)
     }
 
     /// Removes every row of `store`'s namespace, its header too.

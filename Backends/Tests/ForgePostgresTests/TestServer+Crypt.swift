@@ -6,11 +6,13 @@ import Testing
 
 extension TestServer {
     /// Runs `body` with `count` secrets stores on one new namespace of `tableName`, each with its own client and
-    /// `masterKey` (a new symmetric key unless told), and removes the namespace's secrets after.
+    /// `masterKey` (a new symmetric key unless told), and removes the namespace's secrets after, with `cleanUp` (the
+    /// first store's `deleteAll()` unless told).
     static func withCrypts(
         _ count: Int = 1,
         masterKey: MasterKey = .symmetric(SymmetricKey(size: .bits256)),
         tableName: String = "forge_secrets",
+        cleanUp: (PostgresCrypt) async throws -> Void = { try await $0.deleteAll() },
         _ body: ([PostgresCrypt]) async throws -> Void
     ) async throws {
         let namespace = "test-\(UUID().uuidString)"
@@ -21,10 +23,10 @@ extension TestServer {
             do {
                 try await body(stores)
             } catch {
-                try? await stores[0].deleteAll()
+                try? await cleanUp(stores[0])
                 throw error
             }
-            try await stores[0].deleteAll()
+            try await cleanUp(stores[0])
         }
     }
 

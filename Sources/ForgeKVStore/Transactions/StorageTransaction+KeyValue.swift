@@ -13,8 +13,9 @@ extension StorageTransaction {
         try stage(.storeValue(json: stored.json, name: key.key, expiresAtMilliseconds: nil), in: store)
     }
 
-    /// Stores `value` for `key` in `store` when the transaction is applied, to expire `lifetime` after now, by the
-    /// store's clock, as ``ExpiringKVStoring/set(_:value:expiresAfter:)`` stores it.
+    /// Stores `value` for `key` in `store` when the transaction is applied, to expire `lifetime` after now (the
+    /// moment this is staged, not applied), by the store's clock, as ``ExpiringKVStoring/set(_:value:expiresAfter:)``
+    /// stores it.
     ///
     /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does.
     public func set<T: Codable & Sendable>(

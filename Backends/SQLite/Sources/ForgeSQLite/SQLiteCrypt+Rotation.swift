@@ -25,7 +25,8 @@ extension SQLiteCrypt {
     /// - Parameters:
     ///   - newKey: The new master key. A key file that does not exist is created, owner-only; a passphrase gets a new
     ///     salt.
-    ///   - progress: Told each step, on the calling thread (while the transaction is open: keep it short).
+    ///   - progress: Told each step, on the calling thread (while the transaction is open: keep it short, and write
+    ///     nothing to the database from it, which would wait for this transaction).
     /// - Returns: The store, opened with `newKey`, on the same database, namespace and durability.
     /// - Throws: The `CryptStoreError` of a store that cannot be prepared (a wrong master key for this store, when
     ///   `newKey` does not open the namespace either), `CryptStoreError.invalidMasterKey(reason:)` for a new key that
