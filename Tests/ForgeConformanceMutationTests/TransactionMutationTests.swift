@@ -63,8 +63,10 @@ private struct MutantStores {
 
 /// A store of the mutant runner: its contents can be saved and put back, and changed while its lock is held.
 private protocol MutantParticipant: AnyObject, Sendable {
-    /// Held by every call of the store and, by the correct runner, across a whole transaction.
-    var lock: LockedState<Void> { get }
+    /// Held by every call of the store and, by the correct runner, across a whole transaction. Its state is unused;
+    /// it is not `Void`, whose zero-sized storage shares the lock's address and makes ThreadSanitizer report a race
+    /// between taking the lock and holding it.
+    var lock: LockedState<Bool> { get }
     func contents() throws -> [(String, Data)]
     func restore(_ contents: [(String, Data)]) throws
     /// Applies `change` to the store; the caller holds ``lock``.
@@ -136,7 +138,7 @@ private final class MutantRunner: TransactionRunner {
 
 private final class MutantKVStore: KVStoring, KVBackend, AsyncKVStoring, TransactionalKVStore, MutantParticipant {
     let base = InMemoryKVStore()
-    let lock = LockedState(())
+    let lock = LockedState(false)
     let runner: MutantRunner
 
     init(_ runner: MutantRunner) {
@@ -174,7 +176,7 @@ private final class MutantKVStore: KVStoring, KVBackend, AsyncKVStoring, Transac
 
 private final class MutantCrypt: CryptStoring, CryptBackend, AsyncCryptStoring, TransactionalCrypt, MutantParticipant {
     let base = InMemoryCrypt()
-    let lock = LockedState(())
+    let lock = LockedState(false)
     let runner: MutantRunner
 
     init(_ runner: MutantRunner) {
