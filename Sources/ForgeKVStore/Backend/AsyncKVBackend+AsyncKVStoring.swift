@@ -61,12 +61,7 @@ extension AsyncKVStoring where Self: AsyncKVBackend {
 extension AsyncKVBackend {
     /// The values stored under every name of `key`, for the typed API's one read policy.
     func storedValues<T>(of key: KVKey<T>) async throws -> FetchedValues {
-        try await fetchedValues(named: key.storedNames)
-    }
-
-    /// The values stored under `names` that have not expired by the store's clock, for the read policy.
-    func fetchedValues(named names: [String]) async throws -> FetchedValues {
-        FetchedValues(values: try await liveValues(named: names))
+        FetchedValues(values: try await liveValues(named: key.storedNames))
     }
 
     /// The values stored under `names` that have not expired by the store's clock.

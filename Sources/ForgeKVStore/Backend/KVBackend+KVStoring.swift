@@ -92,15 +92,11 @@ extension KVBackend {
     }
 }
 
-/// A store whose streams read a key's value and its expiration date in one read: every store built on ``KVBackend``
-/// that keeps lifetimes (the library's declare it), so that a ``ReactiveKVStore`` over one reads a key once per change.
-protocol KVLiveReading: ExpiringKVStoring {
-    /// The value of `key`, as `get` reads it, and when the value stored under its name expires.
-    func valueAndExpirationDate<T: Codable & Sendable>(of key: KVKey<T>) -> (value: T?, expiresAt: Date?)
-}
-
+/// Streams over every store built on ``KVBackend`` that keeps lifetimes read a key's value and its expiration date in
+/// one read, so that a ``ReactiveKVStore`` over one reads a key once per change.
 extension ExpiringKVStoring where Self: KVBackend {
-    /// One read of `key`'s name for a key without migrations; `get`, then the expiration date, for one with them.
+    /// The value of `key`, as `get` reads it, and when it expires: one read of `key`'s name for a key without
+    /// migrations; `get`, then the earliest expiration date of its names, for one with them.
     func valueAndExpirationDate<T: Codable & Sendable>(of key: KVKey<T>) -> (value: T?, expiresAt: Date?) {
         guard !key.hasMigrations else {
             // The value may come from an older name: the stream wakes when the first of the names' values expires.
@@ -114,7 +110,3 @@ extension ExpiringKVStoring where Self: KVBackend {
         return (value, stored.expiresAt)
     }
 }
-
-extension InMemoryKVStore: KVLiveReading {}
-extension DiskKVStore: KVLiveReading {}
-extension EventReportingKVStore: KVLiveReading where Base: ExpiringKVStoring {}

@@ -80,7 +80,7 @@ extension EventReportingAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
     public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
-        let values = try await fetchedValues(named: key.storedNames)
+        let values = try await storedValues(of: key)
         do {
             return try events.value(of: key, in: values, readAsNil: true)
         } catch KVStoreError.decodingFailed {
@@ -93,7 +93,7 @@ extension EventReportingAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
     public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
-        let values = try await fetchedValues(named: key.storedNames)
+        let values = try await storedValues(of: key)
         return try events.value(of: key, in: values, readAsNil: false)
     }
 }

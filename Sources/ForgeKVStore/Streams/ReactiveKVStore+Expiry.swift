@@ -18,13 +18,6 @@ extension ReactiveKVStore: ExpiringKVStoring {
         notify(storedNames: key.storedNames)
     }
 
-    /// Stores `value` in the wrapped store, to expire `lifetime` from now; see ``set(_:value:lifetime:)``.
-    ///
-    /// - Throws: What ``set(_:value:lifetime:)`` throws.
-    public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, expiresAfter lifetime: Duration) throws {
-        try set(key, value: value, lifetime: .after(lifetime))
-    }
-
     /// When the wrapped store's value of `key` expires; nil when it has no lifetime, or the store keeps none.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.

@@ -36,9 +36,9 @@ extension ExpiryConformance {
             otherInstance: (any ExpiringKVStoring)? = nil,
             stream: (@Sendable (KVKey<String>) -> AsyncStream<String?>)? = nil
         ) {
-            self.store = SynchronousKVStore(store, expiring: store)
+            self.store = SynchronousKVStore(store)
             self.clock = clock
-            self.otherInstance = otherInstance.map { SynchronousKVStore($0, expiring: $0) }
+            self.otherInstance = otherInstance.map { SynchronousKVStore($0) }
             self.stream = stream
             self.transactional = store as? any TransactionalKVStore & AsyncExpiringKVStoring
         }

@@ -10,11 +10,10 @@ struct SynchronousKVStore: AsyncKVStoring {
     /// The store every call goes to.
     let base: any KVStoring
     /// The same store, when it keeps lifetimes.
-    let expiring: (any ExpiringKVStoring)?
+    var expiring: (any ExpiringKVStoring)? { base as? any ExpiringKVStoring }
 
-    init(_ base: any KVStoring, expiring: (any ExpiringKVStoring)? = nil) {
+    init(_ base: any KVStoring) {
         self.base = base
-        self.expiring = expiring
     }
 
     func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? { base.get(key) }
