@@ -5,84 +5,8 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Opens once; waiters resume when it opens.
-final class OpeningLatch: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
-
-/// The twin, whose next removal (once armed) pauses after removing its file until `proceed` opens.
-final class GatedFileStore: FileStoring, AsyncFileStoring, FileBackend {
-    let base = InMemoryFileStore()
-    let armed = Mutex(false)
-    let removed = OpeningLatch()
-    let proceed = OpeningLatch()
-
-    nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
-        try await base.contents(at: path)
-    }
-    nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
-        try await base.write(data, at: path, replacing: replacing)
-    }
-    nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
-        let result = try await base.removeFile(at: path)
-        if armed.withLock({ armed in
-            defer { armed = false }
-            return armed
-        }) {
-            removed.open()
-            await proceed.wait()
-        }
-        return result
-    }
-    func hasFile(at path: StoredFilePath) -> Bool { base.hasFile(at: path) }
-    func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? { try base.storedFileInfo(at: path) }
-    nonisolated(nonsending) func entryNames(in folder: StoredFilePath) async throws -> [String] {
-        try await base.entryNames(in: folder)
-    }
-    nonisolated(nonsending) func removeAll() async throws { try await base.removeAll() }
-    nonisolated(nonsending) func storedSize() async throws -> Int { try await base.storedSize() }
-}
-
 struct BoundedFileStoreEdgeTests {
     static let ten = Data(repeating: 1, count: 10)
-
-    /// Two saves that overlap, one evicting `q` while the other saves `q` again, leave the store within its budget,
-    /// and so do the saves after them.
-    @Test func overlappingSavesOfAFileBeingEvictedKeepTheBudget() async throws {
-        let store = GatedFileStore()
-        let cache = store.boundedCache(maxBytes: 20)
-        try await cache.save(Self.ten, to: "q")
-        try await cache.save(Self.ten, to: "r")
-        _ = try await cache.load("r")  // q is the least recently used
-        store.armed.withLock { $0 = true }
-        let saveP = Task { try await cache.save(Self.ten, to: "p") }  // evicts q, pauses after removing it
-        await store.removed.wait()
-        try await cache.save(Self.ten, to: "q")  // q saved again, while p's save runs
-        store.proceed.open()
-        try await saveP.value
-        #expect(try await cache.totalSize() <= 20, "after every save returned")
-        try await cache.save(Self.ten, to: "s")
-        try await cache.save(Self.ten, to: "t")
-        #expect(try await cache.totalSize() <= 20, "after two more saves alone")
-    }
 
     /// A save that the store would refuse (the path is a folder, or a folder on its way is a file) fails before it
     /// removes anything, whatever the budget.

@@ -13,9 +13,17 @@ internal import ForgeCore
 ///
 /// A save that would take the store over the budget first removes the files used least recently (saved or loaded
 /// longest ago) until the new file fits, so ``FileStoring/totalSize()`` stays within the budget, with saves running at
-/// once too (each counts its file's bytes from the moment it makes room). A save that cannot succeed fails before
-/// anything is removed: a file larger than the whole budget (``FileStoreError/writeFailed(path:reason:)`` with
-/// `FailureReason.outOfSpace`), a path that is a folder or has a file on its way.
+/// once too. A save that cannot succeed fails before anything is removed: a file larger than the whole budget
+/// (``FileStoreError/writeFailed(path:reason:)`` with `FailureReason.outOfSpace`), a path that is a folder or has a
+/// file on its way.
+///
+/// Calls that change one path (saves, deletes, and the removal of a file to make room) land one at a time, in the
+/// order they were made, and ``FileStoring/deleteAll()`` waits for the changes in progress and lands alone: two saves
+/// of one path at once store the later one, and a save made before a `deleteAll()` is removed by it. The cache counts
+/// each file's bytes from the moment its save makes room (the larger of its old and new sizes, until the write
+/// lands), and a file chosen to make room until it is removed; a load only marks a file as used, so it never brings
+/// back a file chosen for removal. Room that another save in progress holds is not given away: when only such room
+/// is left, a save fails with `outOfSpace` rather than wait.
 ///
 /// The policy is written once, above the store's contract, so every store evicts the same files for the same calls:
 /// the in-memory twin is a faithful cache in tests. Recency is this instance's: it starts, at the first save, from the
@@ -31,8 +39,10 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
     public let maxBytes: Int
     /// The most files the store may hold, or nil for no limit.
     public let maxFiles: Int?
-    /// The files this instance knows, by how recently each was used; nil until the first call reads the store.
+    /// The files this instance knows, by how recently each was used; nil until the first save reads the store.
     private let recency = LockedState<FileRecency?>(nil)
+    /// The order in which calls change the files.
+    package let turns = CacheTurns()
 
     /// Keeps `base` within `maxBytes` bytes and, when given, `maxFiles` files.
     init(base: Base, maxBytes: Int, maxFiles: Int?) {
@@ -54,28 +64,31 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
         }
     }
 
-    /// Notes that the file at `path`, of `size` bytes, was used now; nothing before the first save reads the store.
-    private func use(_ path: String, size: Int) {
-        recency.withLock { $0?.use(path, size: size) }
+    /// The bytes and files this instance counts, or nil before its first save: for tests that the count matches the
+    /// store once the calls have returned.
+    package var counted: (bytes: Int, files: Int)? {
+        recency.withLock { known in known.map { ($0.totalSize, $0.fileCount) } }
     }
 }
 
 extension BoundedFileStore: FileStoring, FileBackend {
     /// The contents of the file at `path`, noted as used now (once the cache knows its files: from its first save).
     public nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
+        let useBefore = recency.withLock { $0?.lastUse ?? 0 }
         guard let data = try await base.contents(at: path) else {
-            recency.withLock { $0?.forget(path.string) }
+            recency.withLock { $0?.forgetMissing(path.string, readSince: useBefore) }
             return nil
         }
-        use(path.string, size: data.count)
+        recency.withLock { $0?.use(path.string) }
         return data
     }
 
     /// Removes the least recently used files until `data` fits the budget, then stores it at `path`.
     ///
     /// A save that cannot succeed (too large, no file allowed, a file already there that it may not replace, a folder
-    /// at `path`, a file on its way) fails before anything is removed. The new file's bytes are counted from the
-    /// moment its room is made, so saves that run at once never make room for more than the budget together.
+    /// at `path`, a file on its way) fails before anything is removed. It waits for the calls on `path` made before it
+    /// and for a ``removeAll()`` in progress; the new file's bytes are counted from the moment its room is made, so
+    /// saves that run at once never make room for more than the budget together.
     ///
     /// - Throws: ``FileStoreError/writeFailed(path:reason:)`` with `FailureReason.outOfSpace` when `data` alone is
     ///   larger than the budget, the budget holds no file, or saves in progress hold the room it needs;
@@ -87,33 +100,50 @@ extension BoundedFileStore: FileStoring, FileBackend {
         guard data.count <= maxBytes, maxFiles.map({ $0 > 0 }) ?? true else {
             throw FileStoreError.writeFailed(path: key, reason: .outOfSpace)
         }
+        await turns.take(key)
+        defer { turns.release(key) }
         try await refuseBeforeMakingRoom(at: path, replacing: replacing)
         do {
             _ = try await knownFiles()
         } catch {
             throw Self.writeFailed(key, error)
         }
-        let reserved = recency.withLock { known in
+        let victims = recency.withLock { known in
             known?.reserve(data.count, at: key, maxBytes: maxBytes, maxFiles: maxFiles)
         }
-        guard let reserved else { throw FileStoreError.writeFailed(path: key, reason: .outOfSpace) }
-        do {
-            for victim in reserved.victims {
-                // A victim saved again since it was chosen is kept: it is a newer file than the one chosen.
-                guard !recency.withLock({ $0?.isInUse(victim.path) ?? false }) else { continue }
-                do {
-                    _ = try await base.removeFile(at: StoredFilePath(validating: victim.path))
-                } catch {
-                    recency.withLock { $0?.use(victim.path, size: victim.size) }
-                    throw Self.writeFailed(key, error)
-                }
+        guard let victims else { throw FileStoreError.writeFailed(path: key, reason: .outOfSpace) }
+        var wrote = false
+        defer { recency.withLock { $0?.finishSaving(key, wrote: wrote) } }
+        try await remove(victims, makingRoomFor: key)
+        try await base.write(data, at: path, replacing: replacing)
+        wrote = true
+    }
+
+    /// Removes `victims`, each in its turn, to make room for a save of `path`; a victim saved again since it was
+    /// chosen is kept (the file there is newer than the one chosen). The first removal that fails ends the save: the
+    /// victims not removed are counted as before.
+    private nonisolated(nonsending) func remove(_ victims: [FileRecency.Victim], makingRoomFor path: String) async throws {
+        var failure: (any Error)?
+        for victim in victims {
+            guard failure == nil else {
+                recency.withLock { $0?.finishRemoving(victim, failed: true) }
+                continue
             }
-            try await base.write(data, at: path, replacing: replacing)
-        } catch {
-            recency.withLock { $0?.finishSaving(key, keeping: .some(reserved.previous)) }
-            throw error
+            await turns.takeNested(victim.path)
+            defer { turns.release(victim.path) }
+            guard recency.withLock({ $0?.mayRemove(victim) ?? false }) else {
+                recency.withLock { $0?.finishRemoving(victim, failed: false) }
+                continue
+            }
+            do {
+                _ = try await base.removeFile(at: StoredFilePath(validating: victim.path))
+                recency.withLock { $0?.finishRemoving(victim, failed: false) }
+            } catch {
+                recency.withLock { $0?.finishRemoving(victim, failed: true) }
+                failure = error
+            }
         }
-        recency.withLock { $0?.finishSaving(key, keeping: nil) }
+        if let failure { throw Self.writeFailed(path, failure) }
     }
 
     /// The error of a save of `path` that failed as the cache listed or removed files for it: `writeFailed` naming
@@ -141,8 +171,10 @@ extension BoundedFileStore: FileStoring, FileBackend {
         if !entries.isEmpty { throw FileStoreError.writeFailed(path: path.string, reason: .isFolder) }
     }
 
-    /// Removes the file at `path`.
+    /// Removes the file at `path`, after the calls on `path` made before it.
     public nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
+        await turns.take(path.string)
+        defer { turns.release(path.string) }
         let removed = try await base.removeFile(at: path)
         recency.withLock { $0?.forget(path.string) }
         return removed
@@ -163,9 +195,17 @@ extension BoundedFileStore: FileStoring, FileBackend {
         try await base.entryNames(in: folder)
     }
 
-    /// Removes every file.
+    /// Removes every file, once the saves and removals in progress have landed; calls made meanwhile wait for it.
     public nonisolated(nonsending) func removeAll() async throws {
-        try await base.removeAll()
+        await turns.takeEveryFile()
+        defer { turns.release(nil) }
+        do {
+            try await base.removeAll()
+        } catch {
+            // Some files may be gone: the next save counts the store again.
+            recency.withLock { $0 = nil }
+            throw error
+        }
         recency.withLock { $0 = FileRecency([]) }
     }
 

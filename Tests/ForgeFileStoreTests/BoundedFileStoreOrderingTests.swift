@@ -1,0 +1,179 @@
+import ForgeFileStore
+import ForgeStorageTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// The twin, whose next write or removal at a path (once held) stops before it reaches the store, until the test lets
+/// it go: a point the test controls in the middle of a cache's save.
+final class HoldingFileStore: FileStoring, AsyncFileStoring, FileBackend {
+    /// A call that can be held.
+    enum Call: Sendable { case write, remove }
+
+    /// A held call: `arrived` opens when it reaches the hold, and it goes on when `release` opens.
+    final class Hold: Sendable {
+        let arrived = OpeningLatch()
+        let release = OpeningLatch()
+    }
+
+    let base = InMemoryFileStore()
+    private let holds = Mutex<[String: Hold]>([:])
+
+    /// Holds the next `call` at `path`.
+    func hold(_ call: Call, at path: String) -> Hold {
+        let hold = Hold()
+        holds.withLock { $0["\(call) \(path)"] = hold }
+        return hold
+    }
+
+    private nonisolated(nonsending) func pass(_ call: Call, at path: StoredFilePath) async {
+        guard let hold = holds.withLock({ $0.removeValue(forKey: "\(call) \(path.string)") }) else { return }
+        hold.arrived.open()
+        await hold.release.wait()
+    }
+
+    nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
+        try base.contents(at: path)
+    }
+    nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+        await pass(.write, at: path)
+        try base.write(data, at: path, replacing: replacing)
+    }
+    nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
+        await pass(.remove, at: path)
+        return try base.removeFile(at: path)
+    }
+    func hasFile(at path: StoredFilePath) -> Bool { base.hasFile(at: path) }
+    func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? { base.storedFileInfo(at: path) }
+    nonisolated(nonsending) func entryNames(in folder: StoredFilePath) async throws -> [String] {
+        try base.entryNames(in: folder)
+    }
+    nonisolated(nonsending) func removeAll() async throws { try base.removeAll() }
+    nonisolated(nonsending) func storedSize() async throws -> Int { try base.storedSize() }
+}
+
+/// A bounded cache's count follows the order in which its changes land: calls on one path land in the order they were
+/// made, `deleteAll()` after the saves in progress, and a load never brings back a file chosen for removal. Each test
+/// holds a call at a point it controls, makes the call that once broke the count, and checks that the cache counts
+/// what the store holds and keeps its budget on the next save.
+struct BoundedFileStoreOrderingTests {
+    static func bytes(_ count: Int, _ value: UInt8 = 1) -> Data { Data(repeating: value, count: count) }
+
+    /// Checks that the cache counts what the store holds, then that a save of `probe` bytes keeps the budget.
+    static func expectCountMatches(
+        _ cache: BoundedFileStore<HoldingFileStore>,
+        probe: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let stored = try cache.base.base.storedSize()
+        let files = try await cache.base.base.allFiles().count
+        #expect(cache.counted?.bytes == stored, "bytes counted", sourceLocation: sourceLocation)
+        #expect(cache.counted?.files == files, "files counted", sourceLocation: sourceLocation)
+        try await cache.save(bytes(probe, 9), to: "probe")
+        #expect(try await cache.totalSize() <= cache.maxBytes, "after the next save", sourceLocation: sourceLocation)
+    }
+
+    /// Two saves of one path at once: the later one waits for the earlier one's write, and its file is the one kept
+    /// and counted.
+    @Test func twoSavesOfOnePathLandInTheOrderTheyWereMade() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 1000)
+        try await cache.save(Self.bytes(10), to: "start")  // the cache knows its files from here
+        let hold = store.hold(.write, at: "p")
+        let first = Task { try await cache.save(Self.bytes(900, 1), to: "p") }
+        await hold.arrived.wait()
+        let second = Task { try await cache.save(Self.bytes(100, 2), to: "p") }
+        await cache.turns.waitUntilQueued(1)  // the second save waits for the first
+        hold.release.open()
+        try await first.value
+        try await second.value
+        #expect(try await cache.load("p") == Self.bytes(100, 2), "the later save's file is kept")
+        try await Self.expectCountMatches(cache, probe: 500)
+    }
+
+    /// A load during a save of the same path reads the old file, and the cache still counts the new one.
+    @Test func aLoadDuringASaveOfThePathKeepsTheSavesCount() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 1000)
+        try await cache.save(Self.bytes(100, 1), to: "p")
+        let hold = store.hold(.write, at: "p")
+        let save = Task { try await cache.save(Self.bytes(900, 2), to: "p") }
+        await hold.arrived.wait()
+        #expect(try await cache.load("p") == Self.bytes(100, 1), "the old file, while the new one is not written")
+        hold.release.open()
+        try await save.value
+        try await Self.expectCountMatches(cache, probe: 500)
+    }
+
+    /// `deleteAll()` while a save is in flight waits for it, and removes its file too.
+    @Test func deleteAllLandsAfterTheSavesInProgress() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 1000)
+        try await cache.save(Self.bytes(50), to: "old")
+        let hold = store.hold(.write, at: "p")
+        let save = Task { try await cache.save(Self.bytes(900), to: "p") }
+        await hold.arrived.wait()
+        let clear = Task { try await cache.deleteAll() }
+        await cache.turns.waitUntilQueued(1)
+        hold.release.open()
+        try await save.value
+        try await clear.value
+        #expect(try await store.base.allFiles().isEmpty, "the save landed before deleteAll, which removed it")
+        try await Self.expectCountMatches(cache, probe: 500)
+    }
+
+    /// A load of a file chosen for removal, before it is removed, reads it but does not keep it: the save removes it.
+    @Test func aLoadOfAFileChosenForRemovalDoesNotKeepIt() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 200)
+        try await cache.save(Self.bytes(100, 1), to: "a")  // the least recently used
+        try await cache.save(Self.bytes(100, 2), to: "b")
+        let hold = store.hold(.remove, at: "a")
+        let save = Task { try await cache.save(Self.bytes(100, 3), to: "c") }
+        await hold.arrived.wait()
+        #expect(try await cache.load("a") == Self.bytes(100, 1), "still there: its removal is held")
+        hold.release.open()
+        try await save.value
+        #expect(try await cache.list(in: "") == ["b", "c"])
+        #expect(try await cache.totalSize() <= 200)
+        try await Self.expectCountMatches(cache, probe: 100)
+    }
+
+    /// A save of a file chosen for removal waits for the removal, then lands: the new file is kept and counted.
+    @Test func aSaveOfAFileBeingRemovedLandsAfterTheRemoval() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 200)
+        try await cache.save(Self.bytes(100, 1), to: "a")
+        try await cache.save(Self.bytes(100, 2), to: "b")
+        let hold = store.hold(.remove, at: "a")
+        let save = Task { try await cache.save(Self.bytes(100, 3), to: "c") }
+        await hold.arrived.wait()
+        let again = Task { try await cache.save(Self.bytes(50, 4), to: "a") }
+        await cache.turns.waitUntilQueued(1)
+        hold.release.open()
+        try await save.value
+        try await again.value
+        #expect(try await cache.load("a") == Self.bytes(50, 4), "the save made after the removal is kept")
+        #expect(try await cache.totalSize() <= 200)
+        try await Self.expectCountMatches(cache, probe: 100)
+    }
+
+    /// While a save is held before removing the file it chose, that file's room is given to no other save: the
+    /// store never holds more than the budget.
+    @Test func roomNotYetFreedIsGivenToNoOtherSave() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 150)
+        try await cache.save(Self.bytes(100, 1), to: "a")  // the least recently used
+        try await cache.save(Self.bytes(50, 2), to: "b")
+        let hold = store.hold(.remove, at: "a")
+        let save = Task { try await cache.save(Self.bytes(10, 3), to: "c") }  // removes a, which is held
+        await hold.arrived.wait()
+        // a is still stored: d's save must remove b, though c needs far less room than a held.
+        try await cache.save(Self.bytes(40, 4), to: "d")
+        #expect(try store.base.storedSize() <= 150, "a, still stored, and d")
+        hold.release.open()
+        try await save.value
+        #expect(try await cache.list(in: "") == ["c", "d"])
+        try await Self.expectCountMatches(cache, probe: 100)
+    }
+}
