@@ -52,8 +52,10 @@ final class HoldingFileStore: FileStoring, AsyncFileStoring, FileBackend {
     nonisolated(nonsending) func storedSize() async throws -> Int { try base.storedSize() }
 }
 
-/// A bounded cache's count follows the order in which its changes land: calls on one path land in the order they were
-/// made, `deleteAll()` after the saves in progress, and a load never brings back a file chosen for removal. Each test
+/// A bounded cache's count follows the order in which its changes land.
+///
+/// Calls on one path land in the order they were made, `deleteAll()` after the saves in progress, and a load never
+/// brings back a file chosen for removal. Each test
 /// holds a call at a point it controls, makes the call that once broke the count, and checks that the cache counts
 /// what the store holds and keeps its budget on the next save.
 struct BoundedFileStoreOrderingTests {

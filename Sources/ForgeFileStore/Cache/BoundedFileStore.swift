@@ -119,10 +119,13 @@ extension BoundedFileStore: FileStoring, FileBackend {
         wrote = true
     }
 
-    /// Removes `victims`, each in its turn, to make room for a save of `path`; a victim saved again since it was
-    /// chosen is kept (the file there is newer than the one chosen). The first removal that fails ends the save: the
-    /// victims not removed are counted as before.
-    private nonisolated(nonsending) func remove(_ victims: [FileRecency.Victim], makingRoomFor path: String) async throws {
+    /// Removes `victims`, each in its turn, to make room for a save of `path`.
+    ///
+    /// A victim saved again since it was chosen is kept (the file there is newer than the one chosen). The first
+    /// removal that fails ends the save: the victims not removed are counted as before.
+    private nonisolated(nonsending) func remove(_ victims: [FileRecency.Victim], makingRoomFor path: String)
+        async throws
+    {
         var failure: (any Error)?
         for victim in victims {
             guard failure == nil else {

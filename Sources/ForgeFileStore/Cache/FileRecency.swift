@@ -103,7 +103,8 @@ struct FileRecency: Sendable {
         var victims: [Victim] = []
         // Most saves fit: only one that does not orders the files by recency (a sort of every file the cache knows).
         if bytes > maxBytes || count > fileLimit {
-            let oldestFirst = files.filter { $0.key != path && saving[$0.key] == nil }.sorted { $0.value.use < $1.value.use }
+            let oldestFirst = files.filter { $0.key != path && saving[$0.key] == nil }
+                .sorted { $0.value.use < $1.value.use }
             for (victim, file) in oldestFirst {
                 guard bytes > maxBytes || count > fileLimit else { break }
                 victims.append(Victim(path: victim, file: file, saver: path))

@@ -70,16 +70,17 @@ public enum BoundedCacheConformance {
     /// A task's calls, drawn from `random`: mostly saves and loads of a dozen paths, a delete now and then, and
     /// rarely a `deleteAll()`.
     private static func callPlan(using random: inout SeededRandom) -> [Call] {
-        (0..<40).map { _ in
-            let path = "f\(Int.random(in: 0..<12, using: &random))"
-            switch Int.random(in: 0..<100, using: &random) {
-            case 0..<50: return .save(path: path, size: Int.random(in: 0...400, using: &random), replacing: true)
-            case 50..<55: return .save(path: path, size: Int.random(in: 0...400, using: &random), replacing: false)
-            case 55..<88: return .load(path: path)
-            case 88..<98: return .delete(path: path)
-            default: return .deleteAll
+        (0..<40)
+            .map { _ in
+                let path = "f\(Int.random(in: 0..<12, using: &random))"
+                switch Int.random(in: 0..<100, using: &random) {
+                case 0..<50: return .save(path: path, size: Int.random(in: 0...400, using: &random), replacing: true)
+                case 50..<55: return .save(path: path, size: Int.random(in: 0...400, using: &random), replacing: false)
+                case 55..<88: return .load(path: path)
+                case 88..<98: return .delete(path: path)
+                default: return .deleteAll
+                }
             }
-        }
     }
 
     /// Makes `calls` on `cache`, recording an issue for an error no call of a cache under load may throw.
@@ -92,7 +93,11 @@ public enum BoundedCacheConformance {
             do {
                 switch call {
                 case .save(let path, let size, let replacing):
-                    try await cache.save(Data(repeating: UInt8(size % 256), count: size), to: path, overwrite: replacing)
+                    try await cache.save(
+                        Data(repeating: UInt8(size % 256), count: size),
+                        to: path,
+                        overwrite: replacing
+                    )
                 case .load(let path): _ = try await cache.load(path)
                 case .delete(let path): try await cache.delete(path)
                 case .deleteAll: try await cache.deleteAll()
