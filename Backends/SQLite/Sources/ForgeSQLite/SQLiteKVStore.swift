@@ -177,8 +177,8 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
         return !value.isExpired(at: date)
     }
 
-    /// Removes up to `limit` values of this namespace expired at `date`, in one statement, and returns their names;
-    /// the observers of the namespace are told of each, as of a removal.
+    /// Removes up to `limit` values of this namespace expired at `date`, in one statement, and returns their names
+    /// (none when `limit` is 0 or less); the observers of the namespace are told of each, as of a removal.
     ///
     /// A value stored again since it expired has a new expiration date, or none, and stays.
     ///
