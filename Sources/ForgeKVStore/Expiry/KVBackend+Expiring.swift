@@ -38,8 +38,9 @@ extension ExpiringKVStoring where Self: KVBackend {
         try liveValue(named: key.key)?.expiresAt
     }
 
-    /// Removes up to `limit` values that have expired by the store's clock; returns how many. A `limit` of 0 or less
-    /// removes nothing and returns 0.
+    /// Removes up to `limit` values that have expired by the store's clock; returns how many.
+    ///
+    /// A `limit` of 0 or less removes nothing and returns 0.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     public func reclaimExpiredValues(limit: Int) throws -> Int {
@@ -88,8 +89,9 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
         try await liveValues(named: [key.key])[key.key]?.expiresAt
     }
 
-    /// Removes up to `limit` values that have expired by the store's clock; returns how many. A `limit` of 0 or less
-    /// removes nothing and returns 0.
+    /// Removes up to `limit` values that have expired by the store's clock; returns how many.
+    ///
+    /// A `limit` of 0 or less removes nothing and returns 0.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     public func reclaimExpiredValues(limit: Int) async throws -> Int {

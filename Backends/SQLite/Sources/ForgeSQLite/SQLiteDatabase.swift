@@ -67,9 +67,10 @@ public final class SQLiteDatabase: Sendable {
     private let writer = Locked<DatabasePool?>(nil)
     /// The read-only pool the stores' reads use, and the connection that watches the file's data version, once open.
     private let reader = Locked<ReadConnections?>(nil)
-    /// Whether the key-value and files tables are known to be there, in this version's shape: then no read looks for
-    /// them. Set once the writer prepared them, or the reader found them; never on a read-only database, whose tables
-    /// another process may make later.
+    /// Whether the key-value and files tables are known to be there, in this version's shape.
+    ///
+    /// Then no read looks for them. Set once the writer prepared them, or the reader found them; never on a read-only
+    /// database, whose tables another process may make later.
     private let tablesKnown = Locked(false)
     /// Whether ``close()`` was called: nothing opens again.
     private let closed = Locked(false)
@@ -118,11 +119,11 @@ public final class SQLiteDatabase: Sendable {
     /// Closes the database's connections, once the calls running on them have returned; every later call of a store on
     /// it, and ``prepare()``, fails.
     ///
-    /// Call it when the stores are done with, as a service's shutdown does, once their other work has ended: a store's
-    /// call after it throws its operation's error (`KVStoreError.readFailed(key:underlying:)`…) whose reason is `.other`
-    /// with a sentence naming the path and saying it is closed. Releasing the last reference to the database and its
-    /// stores closes it too, at a time you do not choose. Calling it again does nothing; a database never opened
-    /// closes at once.
+    /// Call it when the stores are done with, as a service's shutdown does, once the work that uses them (an
+    /// `ExpiryReaper`, the tasks that read their streams) has ended: a store's call after it throws its operation's
+    /// error (`KVStoreError.readFailed(key:underlying:)`…) whose reason is `.other` with a sentence naming the path and
+    /// saying it is closed. Releasing the last reference to the database and its stores closes it too, at a time you
+    /// do not choose. Calling it again does nothing; a database never opened closes at once.
     ///
     /// ```swift
     /// let database = SQLiteDatabase(fileURL: fileURL)
@@ -285,9 +286,10 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Opens the read-only pool and the watching connection, and checks the tables there, without writing: a read
-    /// never waits for another connection's write. A writable database whose file is missing, or whose tables are of
-    /// an older version, opens its writer first, to make or upgrade them.
+    /// Opens the read-only pool and the watching connection, and checks the tables there, without writing.
+    ///
+    /// A read never waits for another connection's write. A writable database whose file is missing, or whose tables
+    /// are of an older version, opens its writer first, to make or upgrade them.
     private func openReader() throws -> ReadConnections {
         do {
             if !FileManager.default.fileExists(atPath: path) {

@@ -1,4 +1,4 @@
-import ForgeSQLite
+@testable import ForgeSQLite
 import Foundation
 import Testing
 
@@ -14,7 +14,10 @@ struct SQLiteDatabaseCloseTests {
             let store = SQLiteKVStore(database: database, namespace: "store")
             try store.set(key, value: "t0k3n")
             #expect(store.get(key) == "t0k3n")
-            #expect(FileManager.default.fileExists(atPath: file.path + "-wal"), "an open database in WAL mode has a log")
+            #expect(
+                FileManager.default.fileExists(atPath: file.path + "-wal"),
+                "an open database in WAL mode has a log"
+            )
 
             try database.close()
             #expect(
@@ -34,6 +37,26 @@ struct SQLiteDatabaseCloseTests {
 
             let reopened = SQLiteKVStore(fileURL: file, namespace: "store")
             #expect(try reopened.value(for: key) == "t0k3n", "a new database on the file reads what was stored")
+        }
+    }
+
+    @Test func aGetThatFailsIsReportedAsAFailedReadNotAsNothingStored() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let events = Locked<[StoreEvent]>([])
+            let store = SQLiteKVStore(database: database, namespace: "store")
+                .reportingEvents(label: "store") { event in events.withLock { $0.append(event) } }
+            try store.set(key, value: "t0k3n")
+            try database.close()
+            events.withLock { $0.removeAll() }
+
+            #expect(store.get(key) == nil, "get answers nil for a read that fails, as documented")
+            let reads = events.withLock { $0 }.filter { $0.operation == .read && $0.target == key.key }
+            #expect(reads.count == 1)
+            guard case .call(let call)? = reads.first?.kind, case .failed = call.outcome else {
+                Issue.record("the failed read is reported as a failure: \(reads)")
+                return
+            }
         }
     }
 
