@@ -242,7 +242,8 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend, AsyncExpiringKVStor
         return names.map(StoredText.text(fromStored:))
     }
 
-    /// Deletes up to `limit` rows of this namespace expired at `date`, in one statement, and returns their names.
+    /// Deletes up to `limit` rows of this namespace expired at `date`, in one statement, and returns their names;
+    /// none when `limit` is 0 or less.
     ///
     /// A row found expired that another call stores a value in meanwhile is not deleted: the delete checks the
     /// expiration date of the row as it then is. The table's trigger notifies each deletion, so streams read again.

@@ -19,7 +19,8 @@ public protocol AsyncKVBackend: Sendable {
     func storedNames(liveAt date: Date) async throws -> [String]
 
     /// Removes up to `limit` values that have expired at `date` (their expiration date is `date` or earlier), and
-    /// returns their names. A value stored again since it was found expired stays. The default removes nothing.
+    /// returns their names; none when `limit` is 0 or less. A value stored again since it was found expired stays.
+    /// The default removes nothing.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     func removeExpiredValues(at date: Date, limit: Int) async throws -> [String]

@@ -39,8 +39,8 @@ public protocol KVBackend: Sendable {
     func hasValue(named name: String, liveAt date: Date) -> Bool
 
     /// Removes up to `limit` values that have expired at `date` (their expiration date is `date` or earlier), and
-    /// returns their names. A value stored again since it was found expired stays. The default removes nothing: a
-    /// store that keeps no lifetimes holds no expired value.
+    /// returns their names; none when `limit` is 0 or less. A value stored again since it was found expired stays.
+    /// The default removes nothing: a store that keeps no lifetimes holds no expired value.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     func removeExpiredValues(at date: Date, limit: Int) throws -> [String]

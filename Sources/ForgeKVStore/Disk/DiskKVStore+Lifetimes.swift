@@ -54,7 +54,8 @@ extension DiskKVStore {
         }
     }
 
-    /// Removes up to `limit` values that have expired at `date`, and returns their keys.
+    /// Removes up to `limit` values that have expired at `date`, and returns their keys; none when `limit` is 0 or
+    /// less.
     ///
     /// In a folder without the marker file (`.forge-lifetimes`) there is nothing to remove: the call costs one `stat`
     /// and returns no key. Otherwise each call lists the folder and reads key files, in the listing's order, until it
@@ -76,7 +77,7 @@ extension DiskKVStore {
         limit: Int,
         whenFound: (_ key: String) -> Void
     ) throws -> [String] {
-        guard mayHoldLifetimes else { return [] }
+        guard limit > 0, mayHoldLifetimes else { return [] }
         let entries: [FolderEntry]
         do {
             entries = try folder.list()

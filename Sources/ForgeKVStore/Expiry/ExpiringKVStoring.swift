@@ -35,8 +35,9 @@ public protocol ExpiringKVStoring: KVStoring {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) throws -> Date?
 
-    /// Removes up to `limit` values that have expired, now, and returns how many it removed. Reads never return an
-    /// expired value whether or not it is reclaimed; this frees its space.
+    /// Removes up to `limit` values that have expired, now, and returns how many it removed; a `limit` of 0 or less
+    /// removes nothing and returns 0. Reads never return an expired value whether or not it is reclaimed; this frees
+    /// its space.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     func reclaimExpiredValues(limit: Int) throws -> Int
@@ -72,7 +73,8 @@ public protocol AsyncExpiringKVStoring: AsyncKVStoring {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date?
 
-    /// Removes up to `limit` values that have expired, now, and returns how many it removed.
+    /// Removes up to `limit` values that have expired, now, and returns how many it removed; a `limit` of 0 or less
+    /// removes nothing and returns 0.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     func reclaimExpiredValues(limit: Int) async throws -> Int

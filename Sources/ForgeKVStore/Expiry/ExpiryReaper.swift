@@ -35,8 +35,8 @@ public struct ExpiryReaper: Sendable {
     /// - Parameters:
     ///   - store: The store; the reaper sleeps on its clock.
     ///   - interval: The time between passes. Defaults to one minute.
-    ///   - batchSize: The most values one batch removes. Defaults to 256.
-    ///   - maxBatchesPerPass: The most batches one pass runs. Defaults to 16.
+    ///   - batchSize: The most values one batch removes; at least 1 (a smaller size is taken as 1). Defaults to 256.
+    ///   - maxBatchesPerPass: The most batches one pass runs; at least 1. Defaults to 16.
     public init(
         store: some AsyncExpiringKVStoring,
         interval: Duration = .seconds(60),

@@ -40,9 +40,13 @@ extension ExpiringKVStoring where Self: KVBackend {
 
     /// Removes up to `limit` values that have expired by the store's clock; returns how many.
     ///
+    /// A `limit` of 0 or less removes nothing and returns 0.
+    ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     public func reclaimExpiredValues(limit: Int) throws -> Int {
-        try removeExpiredValues(at: settings.clock.now, limit: max(1, limit)).count
+        // The backend is asked even for 0, so that the expiry suite checks that each one honours the limit; a
+        // negative limit reaches it as 0 (SQLite reads a negative LIMIT as none).
+        try removeExpiredValues(at: settings.clock.now, limit: max(0, limit)).count
     }
 
     /// The store's expiry settings; the system clock's defaults for a store that gives none.
@@ -87,9 +91,11 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
 
     /// Removes up to `limit` values that have expired by the store's clock; returns how many.
     ///
+    /// A `limit` of 0 or less removes nothing and returns 0.
+    ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
     public func reclaimExpiredValues(limit: Int) async throws -> Int {
-        try await removeExpiredValues(at: settings.clock.now, limit: max(1, limit)).count
+        try await removeExpiredValues(at: settings.clock.now, limit: max(0, limit)).count
     }
 
     /// The store's expiry settings; the system clock's defaults for a store that gives none.

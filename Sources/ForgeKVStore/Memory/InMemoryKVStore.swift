@@ -110,10 +110,10 @@ extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
         return entries.withLock { $0[name].map { !$0.isExpired(at: date) } ?? false }
     }
 
-    /// Removes up to `limit` values expired at `date`, and tells observers of each.
+    /// Removes up to `limit` values expired at `date` (none when `limit` is 0 or less), and tells observers of each.
     public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
         let removed = entries.withLock { entries in
-            let expired = entries.lazy.filter { $0.value.isExpired(at: date) }.prefix(limit).map(\.key)
+            let expired = entries.lazy.filter { $0.value.isExpired(at: date) }.prefix(max(0, limit)).map(\.key)
             let names = Array(expired)
             for name in names { entries[name] = nil }
             return names

@@ -26,7 +26,8 @@ extension ReactiveKVStore: ExpiringKVStoring {
         return try expiring.expirationDate(of: key)
     }
 
-    /// Has the wrapped store reclaim up to `limit` expired values; 0 when it keeps no lifetimes.
+    /// Has the wrapped store reclaim up to `limit` expired values; 0 when it keeps no lifetimes, or `limit` is 0 or
+    /// less.
     ///
     /// - Throws: What the wrapped store throws.
     public func reclaimExpiredValues(limit: Int) throws -> Int {

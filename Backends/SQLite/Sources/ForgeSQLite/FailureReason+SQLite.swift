@@ -13,6 +13,10 @@ extension FailureReason {
             self = refusal.reason
             return
         }
+        if let closed = error as? ClosedDatabase {
+            self = closed.reason
+            return
+        }
         if let error = error as? SQLiteStoreError {
             self = error.reason
             return

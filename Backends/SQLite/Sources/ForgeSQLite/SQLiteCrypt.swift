@@ -382,6 +382,11 @@ extension SQLiteCrypt {
     /// - Throws: A `CryptStoreError` of the master key or the header, or the failure of the database as it is.
     func sealer() throws -> SecretSealer {
         try preparation.sealer { [self] in
+            // A namespace whose header is there in a table of this version's shape opens without writing, so that a
+            // store's first read never waits for another connection's write.
+            if let header = try? existingHeader() {
+                return try SecretSealer(masterKey: masterKey, header: header, location: location)
+            }
             if let header = try exchangeHeader(offering: nil) {
                 return try SecretSealer(masterKey: masterKey, header: header, location: location)
             }
@@ -422,6 +427,16 @@ extension SQLiteCrypt {
             reason: "its header row is missing, so the secrets stored in it cannot be opened; put the header back "
                 + "from a backup, or delete the namespace's rows to start again"
         )
+    }
+
+    /// The namespace's header, read without writing; nil when the table or the header is missing.
+    ///
+    /// - Throws: ``SchemaProblem`` for a table of another shape or version, or the failure of the database.
+    private func existingHeader() throws -> Data? {
+        try database.snapshot { db in
+            guard try SQLiteCryptTable.check(db, path: database.path) else { return nil }
+            return try SQLiteCryptTable.header(of: storedNamespace, in: db)
+        }
     }
 
     /// In one write transaction: creates or checks the table, then returns the namespace's header; when it has none,

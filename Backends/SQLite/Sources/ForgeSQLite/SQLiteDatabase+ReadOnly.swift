@@ -7,15 +7,6 @@ extension SQLiteDatabase {
     func refuseWritesIfReadOnly() throws {
         if isReadOnly { throw ReadOnlyRefusal(path: path) }
     }
-
-    /// Whether the stores may read `table` on `db`; a table that is missing holds no row.
-    ///
-    /// Always on a database that writes (its opening made the key-value and files tables, a secret store's preparation
-    /// its table); on a read-only one, which makes none, when the table is there.
-    func holdsTable(_ table: String, in db: Database) throws -> Bool {
-        guard isReadOnly else { return true }
-        return try db.tableExists(table)
-    }
 }
 
 /// A write refused because the database at `path` is read-only; stores throw it as their operation's error with its

@@ -7,7 +7,7 @@ internal import GRDB
 /// Any number of stores, of any namespaces, share one database: each keeps its rows apart by its namespace. The
 /// database opens on the first call of a store (or on ``prepare()``), in WAL mode, with one connection that writes and
 /// a few that read, so reads run beside a write. Other processes, and other `SQLiteDatabase`s on the same file, see
-/// every write once it returns.
+/// every write once it returns. At shutdown, ``close()`` closes it.
 ///
 /// ```swift
 /// let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("taskflow.sqlite"))
@@ -20,6 +20,12 @@ internal import GRDB
 /// The stores of one database, of any kinds and namespaces, share transactions: `StorageTransaction.run` applies the
 /// writes its body stages as one SQLite transaction, all or none (see ``commit(_:)``). Stores of another
 /// `SQLiteDatabase`, even on the same file, cannot join them.
+///
+/// ## Reading beside a writer
+/// A read never waits for another connection's write lock: the first call of a database whose tables are there, a
+/// read too, checks them without writing, and reads go on while another connection or process writes. A read of a
+/// database whose tables are not made yet finds nothing stored; the first write (or ``prepare()``) makes them, and
+/// upgrades tables of an older version, waiting for the lock as every write does (see Failures).
 ///
 /// ## Reading without writing
 /// `SQLiteDatabase(fileURL:readOnly: true)` opens the file for reading only, as a tool that inspects it or a process
@@ -38,9 +44,9 @@ internal import GRDB
 /// ## Failures
 /// A file that is not a SQLite database is never changed, and a SQLite database with a table of the stores in a shape
 /// this version does not know keeps its tables and rows as they are (it is left in WAL mode): every call fails with its
-/// operation's error naming the path. A database another connection keeps locked is waited for, up to
+/// operation's error naming the path. A database another connection keeps locked is waited for by a write, up to
 /// ``busyTimeout``, and then the call fails with the reason `.busy`; it never hangs. A failed opening is tried again
-/// by the next call.
+/// by the next call. After ``close()``, every call fails.
 public final class SQLiteDatabase: Sendable {
     /// The database file; created, with its folder, when missing, unless the database is read-only.
     public let fileURL: URL
@@ -57,12 +63,23 @@ public final class SQLiteDatabase: Sendable {
 
     /// The file's path, as errors name it.
     let path: String
-    /// The pool and the connection that watches the file's data version, once open.
-    private let opened = Locked<Connections?>(nil)
+    /// The pool the stores' writes use, once open with the tables prepared; a read-only database has none.
+    private let writer = Locked<DatabasePool?>(nil)
+    /// The read-only pool the stores' reads use, and the connection that watches the file's data version, once open.
+    private let reader = Locked<ReadConnections?>(nil)
+    /// Whether the key-value and files tables are known to be there, in this version's shape.
+    ///
+    /// Then no read looks for them. Set once the writer prepared them, or the reader found them; never on a read-only
+    /// database, whose tables another process may make later.
+    private let tablesKnown = Locked(false)
+    /// Whether ``close()`` was called: nothing opens again.
+    private let closed = Locked(false)
     /// The values the stores read last, while no other connection has written.
     private let cache = Locked(ReadCache())
-    /// Held while the database opens, so that it opens once; never held by a call once the database is open.
-    private let opening = Locked<Void>(())
+    /// Held while the writer opens, so that it opens once; never held by a call once it is open.
+    private let openingWriter = Locked<Void>(())
+    /// Held while the reader opens (which may open the writer, never the other way round); never held once it is open.
+    private let openingReader = Locked<Void>(())
     /// The `synchronous` setting the writer connection has now; read and changed on the writer only.
     private let writerDurability = Locked<Durability>(.atomic)
     /// The observers of the stores' changes, and the watch of the file while there are any.
@@ -83,37 +100,90 @@ public final class SQLiteDatabase: Sendable {
         self.path = fileURL.path
     }
 
-    /// Opens the database and checks its tables (creating them when missing, unless it is read-only), if that is not
-    /// done yet.
+    /// Opens the database and checks its tables (creating them when missing, or upgrading them, unless it is
+    /// read-only), if that is not done yet.
     ///
-    /// Every call of a store does this first; call it at start-up to find a problem early.
+    /// A store's first write does this; a store's read needs none of it (see Reading beside a writer). Call it at
+    /// start-up to find a problem early.
     ///
     /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)``; its reason is `.notFound` when a read-only
-    ///   database's file does not exist.
+    ///   database's file does not exist. ``SQLiteStoreError/closed(path:)`` after ``close()``.
     public func prepare() throws {
-        _ = try pool()
+        do {
+            _ = try pool()
+        } catch is ClosedDatabase {
+            throw SQLiteStoreError.closed(path: path)
+        }
+    }
+
+    /// Closes the database's connections, once the calls running on them have returned; every later call of a store on
+    /// it, and ``prepare()``, fails.
+    ///
+    /// Call it when the stores are done with, as a service's shutdown does, once the work that uses them (an
+    /// `ExpiryReaper`, the tasks that read their streams) has ended: a store's call after it throws its operation's
+    /// error (`KVStoreError.readFailed(key:underlying:)`…) whose reason is `.other` with a sentence naming the path and
+    /// saying it is closed. Releasing the last reference to the database and its stores closes it too, at a time you
+    /// do not choose. Calling it again does nothing; a database never opened closes at once.
+    ///
+    /// ```swift
+    /// let database = SQLiteDatabase(fileURL: fileURL)
+    /// // … on shutdown:
+    /// try database.close()
+    /// ```
+    ///
+    /// - Throws: ``SQLiteStoreError/closeFailed(path:underlying:)`` when SQLite could not close a connection; the
+    ///   database is closed for the stores all the same.
+    public func close() throws {
+        let (reading, writing) = openingReader.withLock { _ in
+            openingWriter.withLock { _ in
+                closed.withLock { $0 = true }
+                return (reader.withLock { $0.take() }, writer.withLock { $0.take() })
+            }
+        }
+        do {
+            try reading?.pool.close()
+            try reading?.watcher.close()
+            try writing?.close()
+        } catch {
+            throw SQLiteStoreError.closeFailed(path: path, underlying: FailureReason(sqlite: error, path: path))
+        }
     }
 }
 
 extension SQLiteDatabase {
-    /// The open pool, opening it first when needed.
+    /// The pool the stores' writes use, opening it (and preparing the tables) first when needed; on a read-only
+    /// database, the reader's pool.
     ///
-    /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)``.
+    /// - Throws: ``SQLiteStoreError/openFailed(path:underlying:)``, or ``ClosedDatabase`` after ``close()``.
     func pool() throws -> DatabasePool {
-        try connections().pool
+        if isReadOnly { return try readConnections().pool }
+        if let pool = writer.withLock({ $0 }) { return pool }
+        // The lock that serialises openings is held across the opening's I/O, by the first calls only: every call
+        // after takes the pool above.
+        return try openingWriter.withLock { _ in
+            if let pool = writer.withLock({ $0 }) { return pool }
+            try refuseCallsIfClosed()
+            let pool = try openWriter()
+            writer.withLock { $0 = pool }
+            return pool
+        }
     }
 
-    /// The open connections, opening them first when needed.
-    private func connections() throws -> Connections {
-        if let connections = opened.withLock({ $0 }) { return connections }
-        // The lock that serialises openings is held across the opening's I/O, by the first calls only: every call
-        // after takes the connections above.
-        return try opening.withLock { _ in
-            if let connections = opened.withLock({ $0 }) { return connections }
-            let connections = try open()
-            opened.withLock { $0 = connections }
+    /// The connections the stores' reads use, opening them first when needed.
+    private func readConnections() throws -> ReadConnections {
+        if let connections = reader.withLock({ $0 }) { return connections }
+        return try openingReader.withLock { _ in
+            if let connections = reader.withLock({ $0 }) { return connections }
+            try refuseCallsIfClosed()
+            let connections = try openReader()
+            reader.withLock { $0 = connections }
             return connections
         }
+    }
+
+    /// Throws ``ClosedDatabase`` once ``close()`` was called.
+    private func refuseCallsIfClosed() throws {
+        if closed.withLock({ $0 }) { throw ClosedDatabase(path: path) }
     }
 
     /// The value of `key`: from the cache when no other connection wrote since it was read, else from `read`, whose
@@ -122,7 +192,7 @@ extension SQLiteDatabase {
         for key: ReadCache.Key,
         read: (Database) throws -> KVStoredValue?
     ) throws -> KVStoredValue? {
-        let connections = try connections()
+        let connections = try readConnections()
         let version = try connections.watcher.unsafeRead { db in
             try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
         }
@@ -163,65 +233,122 @@ extension SQLiteDatabase {
 
     /// Runs `body` on a reader connection, outside a transaction: for one statement, which SQLite runs on one snapshot.
     func read<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        try pool().unsafeRead(body)
+        try readConnections().pool.unsafeRead(body)
     }
 
-    /// Opens the pool and the watching connection, and prepares the tables; a read-only database only checks those
-    /// there.
-    private func open() throws -> Connections {
+    /// Runs `body` in a read transaction on a reader connection: every statement of it reads one snapshot of the file.
+    func snapshot<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try readConnections().pool.read(body)
+    }
+
+    /// Whether the stores may read `table` on `db`; a table that is missing holds no row.
+    ///
+    /// Always, once the tables are known to be there; else when the table is there now (a database whose reader found
+    /// none, a read-only one, which makes none).
+    func holdsTable(_ table: String, in db: Database) throws -> Bool {
+        if tablesKnown.withLock({ $0 }) { return true }
+        return try db.tableExists(table)
+    }
+
+    /// The connections' configuration: the busy timeout, and whether they only read.
+    private func configuration(readOnly: Bool, label: String) -> Configuration {
+        var configuration = Configuration()
+        let (seconds, attoseconds) = busyTimeout.components
+        configuration.busyMode = .timeout(TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+        configuration.readonly = readOnly
+        configuration.label = label
+        return configuration
+    }
+
+    /// Opens the writable pool (making the file and its folder), and prepares the tables in an immediate transaction,
+    /// unless they are there in this version's shape: then nothing waits for another connection's write lock.
+    private func openWriter() throws -> DatabasePool {
         do {
-            if isReadOnly {
-                // SQLite's read-only opening of a missing file fails too, but says less.
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw SQLiteStoreError.openFailed(path: path, underlying: .notFound)
-                }
-            } else {
-                try FileManager.default.createDirectory(
-                    at: fileURL.deletingLastPathComponent(),
-                    withIntermediateDirectories: true
-                )
-            }
-            var configuration = Configuration()
-            let (seconds, attoseconds) = busyTimeout.components
-            configuration.busyMode = .timeout(TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
-            configuration.label = "ForgeSQLite"
-            // Every connection of a read-only pool, its writer too, is opened read-only (and the journal mode is left
-            // as it is): SQLite refuses a write on them, and never checkpoints the log into the file on closing.
-            configuration.readonly = isReadOnly
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            if isReadOnly {
-                try pool.read { [path] db in
-                    try SQLiteKVTable.check(db, path: path)
-                    try SQLiteFileTable.check(db, path: path)
-                }
-            } else {
-                try pool.writeWithoutTransaction { [path] db in
-                    try db.inTransaction(.immediate) {
-                        try SQLiteKVTable.prepare(db, path: path)
-                        try SQLiteFileTable.prepare(db, path: path)
-                        return .commit
-                    }
+            try FileManager.default.createDirectory(
+                at: fileURL.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false, label: "ForgeSQLite"))
+            try pool.writeWithoutTransaction { [path] db in
+                if (try? Self.tablesAreCurrent(in: db, path: path)) == true { return }
+                try db.inTransaction(.immediate) {
+                    try SQLiteKVTable.prepare(db, path: path)
+                    try SQLiteFileTable.prepare(db, path: path)
+                    return .commit
                 }
             }
-            var watching = Configuration()
-            watching.readonly = true
-            watching.label = "ForgeSQLite.watcher"
-            let watcher = try DatabaseQueue(path: path, configuration: watching)
-            return Connections(pool: pool, watcher: watcher)
-        } catch let error as SQLiteStoreError {
-            throw error
+            tablesKnown.withLock { $0 = true }
+            return pool
         } catch let error as CocoaError {
             throw SQLiteStoreError.openFailed(path: path, underlying: .other("its folder cannot be made: \(error)"))
         } catch {
             throw SQLiteStoreError.openFailed(path: path, underlying: FailureReason(sqlite: error, path: path))
         }
     }
+
+    /// Opens the read-only pool and the watching connection, and checks the tables there, without writing.
+    ///
+    /// A read never waits for another connection's write. A writable database whose file is missing, or whose tables
+    /// are of an older version, opens its writer first, to make or upgrade them.
+    private func openReader() throws -> ReadConnections {
+        do {
+            if !FileManager.default.fileExists(atPath: path) {
+                // SQLite's read-only opening of a missing file fails too, but says less.
+                guard !isReadOnly else { throw SQLiteStoreError.openFailed(path: path, underlying: .notFound) }
+                // No other connection can hold a lock on a file that is not there yet.
+                _ = try pool()
+            }
+            // Every connection of a read-only pool, its writer too, is opened read-only (and the journal mode is left
+            // as it is): SQLite refuses a write on them, and never checkpoints the log into the file on closing.
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true, label: "ForgeSQLite"))
+            let current: Bool
+            do {
+                current = try pool.read { [path] db in try Self.tablesAreCurrent(in: db, path: path) }
+            } catch is SchemaProblem where !isReadOnly {
+                // Tables of an older version are upgraded by the writer, which throws the problem of any others.
+                _ = try self.pool()
+                current = true
+            }
+            if current, !isReadOnly { tablesKnown.withLock { $0 = true } }
+            var watching = Configuration()
+            watching.readonly = true
+            watching.label = "ForgeSQLite.watcher"
+            let watcher = try DatabaseQueue(path: path, configuration: watching)
+            return ReadConnections(pool: pool, watcher: watcher)
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch let error as ClosedDatabase {
+            throw error
+        } catch {
+            throw SQLiteStoreError.openFailed(path: path, underlying: FailureReason(sqlite: error, path: path))
+        }
+    }
+
+    /// Whether the key-value and files tables are both there, in this version's shape; false when either is missing.
+    ///
+    /// - Throws: ``SchemaProblem`` for tables of another shape or version; SQLite's error when the file is not a
+    ///   database.
+    private static func tablesAreCurrent(in db: Database, path: String) throws -> Bool {
+        let keyValues = try SQLiteKVTable.check(db, path: path)
+        return try SQLiteFileTable.check(db, path: path) && keyValues
+    }
 }
 
-/// A database's connections: the pool every statement on the tables runs on, and one read-only connection that only
-/// asks for the file's data version (the pool's writer, which the stores' writes use, is another connection, so the
-/// version changes with their commits too).
-private struct Connections: Sendable {
+/// The connections a database's stores read on: a read-only pool, and one read-only connection that only asks for the
+/// file's data version (which changes with the commits of every other connection, the writer's pool included).
+private struct ReadConnections: Sendable {
     let pool: DatabasePool
     let watcher: DatabaseQueue
+}
+
+/// A call of a store of a database after ``SQLiteDatabase/close()``; stores throw it as their operation's error with
+/// its ``reason``.
+struct ClosedDatabase: Error {
+    /// The database file's path.
+    let path: String
+
+    /// The reason a store's error gives.
+    var reason: FailureReason {
+        .other("the SQLite database '\(path)' was closed (SQLiteDatabase.close()): make a new SQLiteDatabase to use it")
+    }
 }

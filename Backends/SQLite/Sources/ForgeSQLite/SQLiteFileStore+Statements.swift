@@ -164,10 +164,3 @@ extension SQLiteFileStore {
         return entries
     }
 }
-
-extension SQLiteDatabase {
-    /// Runs `body` in a read transaction on a reader connection: every statement of it reads one snapshot of the file.
-    func snapshot<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        try pool().read(body)
-    }
-}

@@ -5,9 +5,9 @@ internal import GRDB
 /// A `KVStoring` (and `AsyncKVStoring`) that keeps lifetimes (`ExpiringKVStoring`), on a table of a SQLite database
 /// file, which any number of stores and processes share.
 ///
-/// Each namespace's values are rows of one table, `forge_kv`, created on first use: stores of different namespaces on
-/// one database never see each other's values, and a store made with the database's file URL in another process sees
-/// this one's writes.
+/// Each namespace's values are rows of one table, `forge_kv`, created by the first write: stores of different
+/// namespaces on one database never see each other's values, and a store made with the database's file URL in another
+/// process sees this one's writes.
 ///
 /// ```swift
 /// let store = SQLiteKVStore(fileURL: folder.appendingPathComponent("taskflow.sqlite"), namespace: "settings")
@@ -177,8 +177,8 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
         return !value.isExpired(at: date)
     }
 
-    /// Removes up to `limit` values of this namespace expired at `date`, in one statement, and returns their names;
-    /// the observers of the namespace are told of each, as of a removal.
+    /// Removes up to `limit` values of this namespace expired at `date`, in one statement, and returns their names
+    /// (none when `limit` is 0 or less); the observers of the namespace are told of each, as of a removal.
     ///
     /// A value stored again since it expired has a new expiration date, or none, and stays.
     ///

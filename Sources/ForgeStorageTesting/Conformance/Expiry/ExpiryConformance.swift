@@ -229,6 +229,8 @@ public enum ExpiryConformance {
         try await store.set(other, value: "forever")
         subject.clock.advance(by: .seconds(10))
 
+        #expect(try await store.reclaimExpiredValues(limit: 0) == 0, "a reclaim of limit 0 removes nothing")
+        #expect(try await store.reclaimExpiredValues(limit: -1) == 0, "nor does a negative limit")
         #expect(try await store.reclaimExpiredValues(limit: 2) == 2, "a reclaim removes no more than its limit")
         #expect(try await store.reclaimExpiredValues(limit: 10) == 1)
         #expect(try await store.reclaimExpiredValues(limit: 10) == 0)
