@@ -20,7 +20,7 @@ public struct CryptKey<Value: Codable & Sendable>: Sendable, Equatable, Hashable
         self.key = key
     }
 
-    /// Creates a key that stores a `Value` under `key`, written without a label as a ``KVKey`` is:
+    /// Creates a key that stores a `Value` under `key`, written without a label as a `KVKey` is:
     /// `CryptKey<String>("auth.access")` is `CryptKey<String>(key: "auth.access")`.
     public init(_ key: String) {
         self.init(key: key)
