@@ -17,7 +17,9 @@ import sys
 # The inner loop of these groups runs 1,000 operations per sample (scalingFactor .kilo in the benchmarks): every
 # group under these prefixes, and these groups exactly. A fan-out to 1,000 observers runs one set per sample.
 SCALED_PREFIXES = ("kv.memory.",)
-SCALED_GROUPS = {"file.load.1KiB", "file.load.1KiB.depth1", "file.load.1KiB.depth4", "vault.get", "kv.reactive.fanout100", "kv.reactive.otherkey1000"}
+SCALED_GROUPS = {"file.load.1KiB", "file.load.1KiB.depth1", "file.load.1KiB.depth4", "file.load.1KiB.top.mainActor",
+                 "file.load.1KiB.depth4.mainActor", "file.sqlite.load.1KiB", "vault.get", "kv.reactive.fanout100",
+                 "kv.reactive.otherkey1000"}
 # Groups whose sample runs a fixed number of operations of their own (not the harness's scaling factor).
 OPERATIONS_PER_SAMPLE = {"kv.reactive.disk.fanout100": 10}
 # The targets: ours divided by the limit must stay within these.

@@ -5,7 +5,7 @@
 /// ```swift
 /// enum AuthKeys {
 ///     static let accessToken = CryptKey<String>(key: "auth.access")
-///     static let signingKey = CryptKey<Data>(key: "auth.signing-key")
+///     static let signingKey = CryptKey<Data>("auth.signing-key")   // the same, written as a `KVKey` is
 /// }
 /// ```
 ///
@@ -18,6 +18,12 @@ public struct CryptKey<Value: Codable & Sendable>: Sendable, Equatable, Hashable
     /// Creates a key that stores a `Value` under `key`.
     public init(key: String) {
         self.key = key
+    }
+
+    /// Creates a key that stores a `Value` under `key`, written without a label as a `KVKey` is:
+    /// `CryptKey<String>("auth.access")` is `CryptKey<String>(key: "auth.access")`.
+    public init(_ key: String) {
+        self.init(key: key)
     }
 }
 

@@ -34,7 +34,7 @@
 /// below the contract, as the vault seals its items. The conformance suite (`CryptStoringConformance` in
 /// ForgeStorageTesting) holds a store to all of it.
 ///
-/// `keys()` came after the first five requirements: a store written against this protocol alone, before it, still
+/// `keys()` came after `get`, `set`, `delete`, `contains` and `deleteAll()`: a store written against this protocol alone, before it, still
 /// compiles, with a `keys()` that throws ``CryptStoreError/listFailed(underlying:)``.
 public protocol CryptStoring: Sendable {
     /// Returns the secret stored for `key`, or nil when none is stored.

@@ -3,7 +3,7 @@ import Testing
 
 /// A store written before `keys()` existed still compiles, and its `keys()` says it cannot list.
 struct CryptStoringListingDefaultTests {
-    /// A user's store with only the first five requirements.
+    /// A user's store with only the requirements that came before `keys()`.
     private struct OlderStore: CryptStoring {
         func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) throws -> Value? { nil }
         func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) throws {}

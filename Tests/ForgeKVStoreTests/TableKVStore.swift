@@ -1,7 +1,7 @@
 import ForgeKVStore
 import Foundation
 
-/// A key-value store as a user writes one: the six requirements of ``KVBackend``, and nothing else.
+/// A key-value store as a user writes one: the requirements of ``KVBackend`` that have no default, and nothing else.
 ///
 /// It keeps its values in a table that namespaces share, as a database table would be shared. Typed keys, the codec, migrations, `value(for:)`, `keys()`,
 /// decoding-failure reports and streams come from the library; `TableKVStoreTests` holds it to the whole

@@ -1,4 +1,4 @@
-// A store a user writes against forgestorage-kvstore.md's "KVStoring.swift": its five requirements and nothing else,
+// A store a user writes against forgestorage-kvstore.md's "KVStoring.swift": its requirements and nothing else,
 // over a dictionary behind a lock, with only what the reference documents (KVKey, KVStoreError).
 import ForgeKVStore
 import Foundation

@@ -19,7 +19,7 @@ enum Reference {
     // }
 
     // forgestorage-kvstore.md, "KVStoring.swift"
-    /// The reference's `KVStoring`: five requirements.
+    /// The reference's `KVStoring`, as it declares it.
     public protocol KVStoring: Sendable {
         func get<T: Codable & Sendable>(_ key: KVKey<T>) -> T?
         func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws

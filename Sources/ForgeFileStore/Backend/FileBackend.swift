@@ -2,7 +2,7 @@ public import Foundation
 
 /// The storage a file store is built on: the bytes of files at checked paths, and nothing more.
 ///
-/// Implement these eight requirements (a ninth, ``allFiles()``, has a default), declare ``FileStoring`` beside this
+/// Implement these requirements (``allFiles()`` has a default), declare ``FileStoring`` beside this
 /// protocol, and every requirement of ``FileStoring`` comes with them, written once for every store: paths checked
 /// by the rules ``FileStoring`` documents (``FileStoreError/invalidPath(path:reason:)`` before anything is touched,
 /// `exists` false for a path that breaks them), one canonical (NFC) spelling per path, `notFound` for a file that is

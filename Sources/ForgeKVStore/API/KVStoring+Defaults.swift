@@ -1,6 +1,6 @@
 extension KVStoring {
     /// Reads `key` through ``get(_:)`` and ``contains(_:)``, with its migrations: the implementation of a store
-    /// written against the first five requirements alone.
+    /// written against `get`, `set`, `remove`, `contains` and `removeAll()` alone.
     ///
     /// It cannot tell a stored nil from a value that does not decode when `T` is an optional (it answers
     /// `.some(nil)`), nor a value that does not decode from one the store failed to read (both throw
@@ -10,8 +10,8 @@ extension KVStoring {
         try TypedReads(store: self).value(for: key)
     }
 
-    /// Throws ``KVStoreError/listFailed(underlying:)``: the implementation of a store written against the first five
-    /// requirements alone.
+    /// Throws ``KVStoreError/listFailed(underlying:)``: the implementation of a store written against `get`, `set`,
+    /// `remove`, `contains` and `removeAll()` alone.
     public func keys() throws -> [String] {
         throw KVStoreError.listFailed(underlying: "\(Self.self) cannot list its keys")
     }

@@ -31,13 +31,13 @@
 /// lists nor removes the other's values.
 ///
 /// ## Writing a store
-/// Build it on ``KVBackend``: declare both protocols and implement the backend's five requirements (read, write and
-/// remove a named value held as JSON, list the names, remove all), and every requirement here comes with them,
+/// Build it on ``KVBackend``: declare both protocols and implement the backend's requirements that have no default (read,
+/// write and remove a named value held as JSON, list the names, remove all), and every requirement here comes with them,
 /// written once for every store: the codec, migrations, `value(for:)`, `contains` and `remove` over a key's older
 /// names, and sorted ``keys()``. The conformance suite (`KVStoringConformance` in ForgeStorageTesting) holds a store
 /// to all of it.
 ///
-/// A store written against this protocol's first five requirements alone still compiles: its ``value(for:)`` reads
+/// A store written against `get`, `set`, `remove`, `contains` and `removeAll()` alone still compiles: its ``value(for:)`` reads
 /// through its `get` and `contains` (migrations then work through ``value(for:)`` only), and its ``keys()`` throws
 /// ``KVStoreError/listFailed(underlying:)``.
 public protocol KVStoring: Sendable {

@@ -2,8 +2,8 @@ public import Foundation
 
 /// The storage a key-value store is built on: named values, each held as JSON, and nothing typed.
 ///
-/// Implement these five requirements (a sixth, ``hasValue(named:)``, has a default), declare ``KVStoring`` beside this protocol, and the typed API comes with
-/// them, written once for every store: keys, the JSON codec, migrations, ``KVStoring/value(for:)``, `get`'s nil
+/// Implement the requirements that have no default (read, write and remove a named value, list the names, remove
+/// them all), declare ``KVStoring`` beside this protocol, and the typed API comes with them, written once for every store: keys, the JSON codec, migrations, ``KVStoring/value(for:)``, `get`'s nil
 /// for a value that does not decode, `contains` and `remove` over a key's older names, and sorted, canonical
 /// ``KVStoring/keys()``:
 ///
