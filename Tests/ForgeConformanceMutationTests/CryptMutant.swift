@@ -17,6 +17,9 @@ enum CryptMutant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case deleteAllClearsNeighbours
     /// `delete` removes the key from every namespace.
     case deleteReachesNeighbours
+    /// `itemCount()` counts the secrets of every namespace of the backing, as a store counting rows without its
+    /// namespace's condition.
+    case countsNeighbours
     /// `get` falls back to another namespace's secret when this one has none.
     case readsNeighbours
 

@@ -58,6 +58,9 @@ enum FileMutant: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case keepsSpellings
     /// Each handle caches what it loaded and saved. Killed by "a second handle sees every change at once".
     case cachesInTheHandle
+    /// A save over a file keeps the first save's modification date, which `fileInfo(at:)` and `allFiles()` report.
+    /// Killed by "an overwrite dates the file anew, in fileInfo and allFiles".
+    case keepsTheFirstSaveDate
     /// `..` names are accepted. Killed by "invalid paths are refused and nothing is touched".
     case acceptsDotDot
 

@@ -5,10 +5,11 @@ import Foundation
 
 /// The files of every namespace on one backing, as a folder holds the namespace folders of disk stores.
 final class FileBacking: Sendable {
-    /// A file as stored: its path as first saved (NFC), and its contents.
+    /// A file as stored: its path as first saved (NFC), its contents, and when it was last saved.
     struct StoredFile: Sendable {
         var path: String
         var data: Data
+        var modificationDate: Date
     }
 
     /// One namespace's files, by key.
@@ -95,7 +96,7 @@ extension FileReferenceStore {
     }
 
     /// The key of a checked path.
-    private func key(_ path: String) -> [UInt8] {
+    func key(_ path: String) -> [UInt8] {
         Array((mutant == .foldsCase ? path.lowercased() : path).utf8)
     }
 
@@ -177,12 +178,14 @@ extension FileReferenceStore {
             }
         }
         // In place, so the namespace's files are not copied.
+        let now = Date()
         namespaces[namespace, default: FileBacking.Namespace()]
             .files[
                 fileKey,
-                default: FileBacking.StoredFile(path: checkedPath, data: data)
+                default: FileBacking.StoredFile(path: checkedPath, data: data, modificationDate: now)
             ]
             .data = data
+        if mutant != .keepsTheFirstSaveDate { namespaces[namespace]?.files[fileKey]?.modificationDate = now }
     }
 
     func load(_ path: String) async throws -> Data {

@@ -6,8 +6,9 @@ import Testing
 struct MutationScoreTests {
     @Test func theDocumentedScoreCountsEveryMutant() {
         #expect(KVMutant.allCases.count == 24)
-        #expect(FileMutant.allCases.count == 21)
-        #expect(CryptMutant.allCases.count == 25)
+        #expect(FileMutant.allCases.count == 22)
+        #expect(CryptMutant.allCases.count == 26)
+        #expect(ExpiryMutant.allCases.count == 1)
         // The asynchronous suites are held to every mutant but the races.
         #expect(KVMutant.races.count + FileMutant.races.count + CryptMutant.allCases.filter(\.isRace).count == 8)
     }

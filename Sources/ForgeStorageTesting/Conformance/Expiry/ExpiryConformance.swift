@@ -39,6 +39,10 @@ public enum ExpiryConformance {
                 extremeLifetimesAreKeptOrRefused
             ),
             Check("reclaiming removes expired values, up to its limit, and nothing else", reclaimingRemovesOnlyExpired),
+            Check(
+                "removeAll forgets the lifetimes it removed: a reclaim spends its limit on values still stored",
+                removeAllForgetsTheLifetimes
+            ),
             Check("writes reclaim expired values without being asked", writesReclaimExpiredValues),
             Check(
                 "seeded writes, removes, clock moves and reclaims answer as on the in-memory twin",
@@ -243,6 +247,27 @@ public enum ExpiryConformance {
         #expect(try await store.get(other) == "forever")
         #expect(try await store.get(third) == "again", "a value set again after it expired is not reclaimed")
         #expect(try await store.keys() == [other.key, third.key, token.key])
+    }
+
+    /// A store that keeps an index of expiry dates clears it with the values: otherwise a reclaim after `removeAll()`
+    /// counts values that are gone against its limit and leaves expired ones stored.
+    private static func removeAllForgetsTheLifetimes(_ subject: Subject) async throws {
+        let store = subject.store
+        for index in 0..<4 {
+            try await store.set(
+                KVKey<String>("forge.expiry.cleared.\(index)"),
+                value: "gone",
+                expiresAfter: .seconds(5)
+            )
+        }
+        try await store.removeAll()
+        for index in 0..<2 {
+            try await store.set(KVKey<String>("forge.expiry.fresh.\(index)"), value: "kept", expiresAfter: .seconds(10))
+        }
+        subject.clock.advance(by: .seconds(10))
+        #expect(try await store.reclaimExpiredValues(limit: 2) == 2, "the two values stored since removeAll")
+        #expect(try await store.reclaimExpiredValues(limit: 10) == 0, "nothing expired is left")
+        #expect(try await store.keys() == [])
     }
 
     private static func writesReclaimExpiredValues(_ subject: Subject) async throws {

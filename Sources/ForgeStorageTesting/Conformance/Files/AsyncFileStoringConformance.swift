@@ -83,7 +83,7 @@ public enum AsyncFileStoringConformance {
             Check("invalid paths are refused and nothing is touched", invalidPathsAreRefusedAndNothingIsTouched),
             Check("invalid folder paths are refused by list", invalidFolderPathsAreRefusedByList),
             Check("the invalid path error names the path", theInvalidPathErrorNamesThePath),
-        ]
+        ] + dateChecks
     }
 
     /// The checks of a neighbour and a second handle, part of ``checks``; each is skipped without them.

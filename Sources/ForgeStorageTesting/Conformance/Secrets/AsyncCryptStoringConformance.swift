@@ -193,6 +193,9 @@ extension AsyncCryptStoringConformance {
 
         try await store.set("mine", for: SuiteKeys.token)
         try await store.set("mine too", for: hidden)
+        if let count = try await itemCount(of: store) {
+            #expect(try await count == store.keys().count, "itemCount counts only this store's secrets")
+        }
         #expect(try await store.get(SuiteKeys.token) == "mine")
         #expect(try await neighbour.get(SuiteKeys.token) == "neighbour's")
         try await store.delete(SuiteKeys.token)
@@ -353,4 +356,17 @@ extension CryptStoringConformance.Subject {
 extension AsyncCryptStoringConformance {
     /// The store a check runs against, with a second handle and a neighbour where it has them (see ``StoreSubject``).
     public typealias Subject = StoreSubject<any AsyncCryptStoring>
+}
+
+extension AsyncCryptStoringConformance {
+    /// The number of secrets `store` counts (`itemCount()`), when it is built on the backend contract and so has one;
+    /// nil otherwise.
+    static func itemCount(of store: any AsyncCryptStoring) async throws -> Int? {
+        if let synchronous = store as? SynchronousCryptStore, let backend = synchronous.base as? any CryptBackend {
+            return try backend.itemCount()
+        }
+        if let backend = store as? any CryptBackend { return try backend.itemCount() }
+        if let backend = store as? any AsyncCryptBackend { return try await backend.itemCount() }
+        return nil
+    }
 }
