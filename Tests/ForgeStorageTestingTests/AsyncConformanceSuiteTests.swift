@@ -12,7 +12,7 @@ struct AsyncConformanceSuiteTests {
         let files = AsyncFileStoringConformance.checks.map(\.name)
         let secrets = AsyncCryptStoringConformance.checks.map(\.name)
         #expect(kv.count == 28)
-        #expect(files.count == 26)
+        #expect(files.count == 27)
         #expect(secrets.count == 16)
         for names in [kv, files, secrets] {
             #expect(Set(names).count == names.count)

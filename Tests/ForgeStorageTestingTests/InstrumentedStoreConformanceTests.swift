@@ -40,7 +40,7 @@ struct InstrumentedStoreConformanceTests {
             KVStoringConformance.checks.map(\.name) + FileStoringConformance.checks.map(\.name)
             + CryptStoringConformance.checks.map(\.name)
         #expect(KVStoringConformance.checks.count == 30)
-        #expect(FileStoringConformance.checks.count == 29)
+        #expect(FileStoringConformance.checks.count == 30)
         #expect(CryptStoringConformance.checks.count == 18)
         #expect(Set(KVStoringConformance.checks.map(\.name)).count == 30)
         #expect(names.allSatisfy { $0.first?.isLowercase == true && !$0.hasSuffix(".") })
