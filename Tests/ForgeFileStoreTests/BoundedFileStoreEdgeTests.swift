@@ -36,13 +36,13 @@ final class GatedFileStore: FileStoring, AsyncFileStoring, FileBackend {
     let proceed = OpeningLatch()
 
     nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
-        try await base.contents(at: path)
+        try base.contents(at: path)
     }
     nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
-        try await base.write(data, at: path, replacing: replacing)
+        try base.write(data, at: path, replacing: replacing)
     }
     nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
-        let result = try await base.removeFile(at: path)
+        let result = try base.removeFile(at: path)
         if armed.withLock({ armed in
             defer { armed = false }
             return armed
@@ -53,12 +53,12 @@ final class GatedFileStore: FileStoring, AsyncFileStoring, FileBackend {
         return result
     }
     func hasFile(at path: StoredFilePath) -> Bool { base.hasFile(at: path) }
-    func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? { try base.storedFileInfo(at: path) }
+    func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? { base.storedFileInfo(at: path) }
     nonisolated(nonsending) func entryNames(in folder: StoredFilePath) async throws -> [String] {
-        try await base.entryNames(in: folder)
+        try base.entryNames(in: folder)
     }
-    nonisolated(nonsending) func removeAll() async throws { try await base.removeAll() }
-    nonisolated(nonsending) func storedSize() async throws -> Int { try await base.storedSize() }
+    nonisolated(nonsending) func removeAll() async throws { try base.removeAll() }
+    nonisolated(nonsending) func storedSize() async throws -> Int { try base.storedSize() }
 }
 
 struct BoundedFileStoreEdgeTests {
