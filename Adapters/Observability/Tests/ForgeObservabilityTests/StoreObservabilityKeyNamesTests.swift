@@ -3,7 +3,10 @@ import ForgeStorage
 import ForgeStorageTesting
 import Foundation
 import InMemoryLogging
+import InMemoryTracing
+import Logging
 import Testing
+import Tracing
 
 /// What ``StoreObservability`` logs, counts and traces for a store whose events hide key names
 /// (`reportingEvents(label:keyNames:to:)`): no record, metric or span holds a key or path in the clear; an omitted
