@@ -31,7 +31,7 @@ let package = Package(
     dependencies: [
         .package(name: "ForgeStorage", path: ".."),
         .package(path: "../Backends"),
-        .package(name: "ForgeSQLite", path: "../Backends/SQLite"),
+        .package(path: "../Backends/SQLite"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -47,7 +47,7 @@ let package = Package(
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
-                .product(name: "ForgeSQLite", package: "ForgeSQLite", condition: .when(traits: ["SQLite"])),
+                .product(name: "ForgeSQLite", package: "SQLite", condition: .when(traits: ["SQLite"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,7 +57,7 @@ let package = Package(
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
-                .product(name: "ForgeSQLite", package: "ForgeSQLite", condition: .when(traits: ["SQLite"])),
+                .product(name: "ForgeSQLite", package: "SQLite", condition: .when(traits: ["SQLite"])),
                 .product(name: "ForgeStorageTesting", package: "ForgeStorage"),
             ]
         ),
@@ -68,7 +68,7 @@ let package = Package(
                 "TaskFlow",
                 .product(name: "ForgeStorage", package: "ForgeStorage"),
                 .product(name: "ForgePostgres", package: "Backends", condition: .when(traits: ["Postgres"])),
-                .product(name: "ForgeSQLite", package: "ForgeSQLite", condition: .when(traits: ["SQLite"])),
+                .product(name: "ForgeSQLite", package: "SQLite", condition: .when(traits: ["SQLite"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
                 // The inspect tests make databases that lack a table of the stores, as another version may leave one.
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),

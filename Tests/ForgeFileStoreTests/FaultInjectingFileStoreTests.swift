@@ -130,23 +130,23 @@ struct FaultInjectingFileStoreTests {
 private struct ObservedAsyncFileStore: AsyncFileBackend, AsyncFileChangeObserving {
     let files = InMemoryFileStore()
 
-    func contents(at path: StoredFilePath) async throws -> Data? { try await files.contents(at: path) }
+    func contents(at path: StoredFilePath) async throws -> Data? { try files.contents(at: path) }
 
     func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
-        try await files.write(data, at: path, replacing: replacing)
+        try files.write(data, at: path, replacing: replacing)
     }
 
-    func removeFile(at path: StoredFilePath) async throws -> Bool { try await files.removeFile(at: path) }
+    func removeFile(at path: StoredFilePath) async throws -> Bool { try files.removeFile(at: path) }
 
     func hasFile(at path: StoredFilePath) async throws -> Bool { files.hasFile(at: path) }
 
     func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo? { files.storedFileInfo(at: path) }
 
-    func entryNames(in folder: StoredFilePath) async throws -> [String] { try await files.entryNames(in: folder) }
+    func entryNames(in folder: StoredFilePath) async throws -> [String] { try files.entryNames(in: folder) }
 
-    func removeAll() async throws { try await files.removeAll() }
+    func removeAll() async throws { try files.removeAll() }
 
-    func storedSize() async throws -> Int { try await files.storedSize() }
+    func storedSize() async throws -> Int { try files.storedSize() }
 
     func changes(in folder: String) throws -> AsyncStream<FileChange> { try files.changes(in: folder) }
 }

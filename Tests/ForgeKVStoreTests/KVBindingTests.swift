@@ -13,27 +13,13 @@ import Testing
 struct KVBindingTests {
     let key = KVKey<Int>("taskflow.taskCount")
 
-    /// Observes what `read` reads, runs `change`, and returns whether the observation was told of a change within
-    /// five seconds (recording an issue when not): a guard against a hang when the change is never seen, not a
-    /// wait for it.
+    /// Observes what `read` reads, runs `change`, and returns true once the observation is told of a change; throws
+    /// `ChangeTimeout` when none is told within five seconds.
     ///
     /// The binding changes on the main actor, as this function runs, so when it returns the change is made.
-    private func observesChange(
-        of read: () -> Void,
-        after change: () throws -> Void
-    ) async rethrows -> Bool {
-        let (told, teller) = AsyncStream<Bool>.makeStream()
-        withObservationTracking(read) { teller.yield(true) }
-        try change()
-        let timeout = Task {
-            try? await Task.sleep(for: .seconds(5))
-            teller.yield(false)
-        }
-        defer { timeout.cancel() }
-        var iterator = told.makeAsyncIterator()
-        let changed = await iterator.next() ?? false
-        if !changed { Issue.record("no change was observed within five seconds") }
-        return changed
+    private func observesChange(of read: () -> Void, after change: () throws -> Void) async throws -> Bool {
+        try await awaitChange(of: "the observed binding", within: .seconds(5), observing: read, after: change)
+        return true
     }
 
     @Test func valueIsWhatTheStoreHoldsRightAfterInit() throws {
@@ -113,12 +99,12 @@ struct KVBindingTests {
         let binding = KVBinding(key, in: reactive)
         let other = KVBinding(key, in: reactive)
 
-        #expect(await observesChange(of: { _ = other.value }, after: { binding.value = 4 }))
+        #expect(try await observesChange(of: { _ = other.value }, after: { binding.value = 4 }))
         #expect(binding.value == 4)
         #expect(reactive.get(key) == 4)
         #expect(other.value == 4)
 
-        #expect(await observesChange(of: { _ = other.value }, after: { binding.value = nil }))
+        #expect(try await observesChange(of: { _ = other.value }, after: { binding.value = nil }))
         #expect(!reactive.contains(key))
         #expect(binding.value == nil)
         #expect(other.value == nil)
@@ -145,7 +131,7 @@ struct KVBindingTests {
         let binding = KVBinding(key, in: store)
 
         faults.failNext(.write, at: key.key, with: .outOfSpace)
-        #expect(await observesChange(of: { _ = binding.lastError }, after: { binding.value = 2 }))
+        #expect(try await observesChange(of: { _ = binding.lastError }, after: { binding.value = 2 }))
         #expect(binding.lastError == .writeFailed(key: key.key, underlying: .outOfSpace))
         #expect(binding.value == 1)
         #expect(store.get(key) == 1)
@@ -158,7 +144,7 @@ struct KVBindingTests {
         #expect(binding.value == 1)
         #expect(store.get(key) == 1)
 
-        #expect(await observesChange(of: { _ = binding.lastError }, after: { binding.value = 3 }))
+        #expect(try await observesChange(of: { _ = binding.lastError }, after: { binding.value = 3 }))
         #expect(binding.lastError == nil, "a write that succeeds clears the error")
         #expect(binding.value == 3)
         #expect(store.get(key) == 3)

@@ -10,16 +10,12 @@ import Testing
 struct KVBindingWithDefaultTests {
     let onboarding = KVKeyWithDefault("taskflow.onboarding", default: false)
 
-    /// Observes what `read` reads, runs `change`, and waits until the observation is told of a change.
+    /// Observes what `read` reads, runs `change`, and waits until the observation is told of a change; throws
+    /// `ChangeTimeout` when none is told within five seconds.
     ///
-    /// The binding changes on the main actor, as this function runs, so when it returns the change is made. A change
-    /// that is never told hangs the test, which the test run's time limit ends.
-    private func change(observing read: () -> Void, by change: () throws -> Void) async rethrows {
-        let (told, teller) = AsyncStream<Void>.makeStream()
-        withObservationTracking(read) { teller.yield() }
-        try change()
-        var iterator = told.makeAsyncIterator()
-        await iterator.next()
+    /// The binding changes on the main actor, as this function runs, so when it returns the change is made.
+    private func change(observing read: () -> Void, by change: () throws -> Void) async throws {
+        try await awaitChange(of: "the observed binding", within: .seconds(5), observing: read, after: change)
     }
 
     @Test func aBindingOfAKeyWithADefaultHoldsAValueThatIsNeverNil() throws {
@@ -38,7 +34,7 @@ struct KVBindingWithDefaultTests {
         let binding = KVBinding(onboarding, in: reactive)
         let other = KVBinding(onboarding, in: reactive)
 
-        await change(observing: { _ = other.value }, by: { binding.value = true })
+        try await change(observing: { _ = other.value }, by: { binding.value = true })
         #expect(binding.value == true)
         #expect(other.value == true)
         #expect(reactive.get(onboarding.withoutDefault) == true)

@@ -45,9 +45,10 @@ struct KVStoreAPISampleTests {
         try await withEachStore { store in
             try store.set(TaskKeys.projectName, value: "TaskFlow v2")
 
+            // DIVERGES: `_ =` added before `get`, which the reference calls as a statement (a warning).
             // forgestorage-kvstore.md, "remove.swift"
             try store.remove(TaskKeys.projectName)
-            store.get(TaskKeys.projectName)  // nil
+            _ = store.get(TaskKeys.projectName)  // nil
 
             #expect(store.get(TaskKeys.projectName) == nil)
         }
@@ -57,10 +58,11 @@ struct KVStoreAPISampleTests {
         try await withEachStore { store in
             #expect(!store.contains(TaskKeys.taskCount))
 
+            // DIVERGES: `_ =` added before each `contains`, which the reference calls as a statement (a warning).
             // forgestorage-kvstore.md, "contains.swift"
-            store.contains(TaskKeys.taskCount)  // false (not yet set)
+            _ = store.contains(TaskKeys.taskCount)  // false (not yet set)
             try store.set(TaskKeys.taskCount, value: 1)
-            store.contains(TaskKeys.taskCount)  // true
+            _ = store.contains(TaskKeys.taskCount)  // true
 
             #expect(store.contains(TaskKeys.taskCount))
         }

@@ -68,12 +68,13 @@ struct KVStoreSampleTests {
     }
 
     @Test func fileProtectionIsSetAtInit() {
+        // DIVERGES: `_ =` added before each initializer, whose store the reference leaves unused (a warning).
         // forgestorage-kvstore.md, "FileProtection.swift"
         // Default — accessible after first unlock (good for background tasks)
-        DiskKVStore(directory: .applicationSupport, namespace: "taskflow-data")
+        _ = DiskKVStore(directory: .applicationSupport, namespace: "taskflow-data")
 
         // Complete protection — only accessible when device is unlocked
-        DiskKVStore(
+        _ = DiskKVStore(
             directory: .applicationSupport,
             namespace: "taskflow-sensitive",
             fileProtection: .complete

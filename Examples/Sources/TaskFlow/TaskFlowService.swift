@@ -1,5 +1,5 @@
 public import ForgeStorage
-public import Foundation
+internal import Foundation
 
 /// TaskFlow's account flow over three stores, written against the protocols only.
 ///

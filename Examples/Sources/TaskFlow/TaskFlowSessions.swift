@@ -1,5 +1,5 @@
 public import ForgeStorage
-public import Foundation
+internal import Foundation
 
 /// TaskFlow's server side: the sessions of many users, kept in three stores that several server instances may
 /// share, written against the asynchronous protocols only.

@@ -7,7 +7,8 @@ extension StoreEvent {
     public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
         /// The type the read asked for, as Swift spells it (`Profile`, `Optional<Int>`).
         public let expectedType: String
-        /// The name whose value did not decode: the key, or an older name one of its migrations read.
+        /// The name whose value did not decode: the key, or an older name one of its migrations read; as the store's
+        /// ``StoreEvent/KeyNames`` show it (empty when they are omitted).
         public let storedName: String
         /// The decoder's description of the problem (or the migration's, when its conversion refused the older value).
         public let underlying: String
@@ -16,7 +17,8 @@ extension StoreEvent {
 
         /// A sentence naming the name, the type and the problem, for a log.
         public var description: String {
-            "The value stored under '\(storedName)' did not decode as \(expectedType): \(underlying)"
+            let stored = storedName.isEmpty ? "A stored value" : "The value stored under '\(storedName)'"
+            return "\(stored) did not decode as \(expectedType): \(underlying)"
         }
 
         /// A value under `storedName` that did not decode as `expectedType`, for `underlying`.
@@ -35,7 +37,7 @@ extension StoreEvent {
     /// A read never writes the migrated value back, so the same value is migrated at each read until the key is set.
     public struct Migration: Sendable, Hashable, CustomStringConvertible {
         /// The name the older value was read from: the key itself (its value did not decode as the current type), or
-        /// an older name.
+        /// an older name; as the store's ``StoreEvent/KeyNames`` show it (empty when they are omitted).
         public let storedName: String
         /// The type the older version stored, as Swift spells it.
         public let olderType: String
@@ -44,7 +46,8 @@ extension StoreEvent {
 
         /// A sentence naming the name and the two types, for a log.
         public var description: String {
-            "The value stored under '\(storedName)' was read as \(olderType) and migrated to \(currentType)"
+            let stored = storedName.isEmpty ? "A stored value" : "The value stored under '\(storedName)'"
+            return "\(stored) was read as \(olderType) and migrated to \(currentType)"
         }
 
         /// A read of `storedName` as `olderType`, converted to `currentType`.

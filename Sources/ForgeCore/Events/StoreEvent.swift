@@ -31,18 +31,33 @@ public struct StoreEvent: Sendable {
     /// The key or path the call was for; nil for a call on the whole store (a listing of keys, a removal of
     /// everything) and for every event of a secret store, whose key names are never reported.
     ///
-    /// A file store's listing names its folder (`"docs"`, `""` for the top folder).
+    /// A file store's listing names its folder (`"docs"`, `""` for the top folder). A store reporting with
+    /// `keyNames: .omitted` names none (see ``withholdsNames``), and one given a replacement (such as a keyed hash)
+    /// shows the replacement: see ``KeyNames``.
     public let target: String?
     /// What happened.
     public let kind: Kind
+    /// Whether the store's events withhold the key names and paths (`keyNames: .omitted`): ``target`` is then nil
+    /// even for a call on one key or path, and a ``DecodingFailure/storedName`` or ``Migration/storedName`` is empty.
+    ///
+    /// False for a secret store's events, which never name a key; see ``KeyNames``.
+    public let withholdsNames: Bool
 
     /// An event of `store`, labelled `label`.
-    package init(store: Store, label: String, operation: StoreOperation, target: String?, kind: Kind) {
+    package init(
+        store: Store,
+        label: String,
+        operation: StoreOperation,
+        target: String?,
+        kind: Kind,
+        withholdsNames: Bool = false
+    ) {
         self.store = store
         self.label = label
         self.operation = operation
         self.target = target
         self.kind = kind
+        self.withholdsNames = withholdsNames
     }
 }
 

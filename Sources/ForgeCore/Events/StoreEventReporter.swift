@@ -14,17 +14,21 @@ package struct StoreEventReporter: Sendable {
     let handler: @Sendable (StoreEvent) -> Void
     /// The kind's reading of what a call threw: its error's case and reason, the error kept or withheld.
     let failure: @Sendable (any Error) -> StoreEvent.Failure
+    /// How the events name keys and paths.
+    let keyNames: StoreEvent.KeyNames
 
-    /// A reporter for a store of kind `store` labelled `label`, which reads a thrown error with `failure` and tells
-    /// `handler` each event.
+    /// A reporter for a store of kind `store` labelled `label`, which reads a thrown error with `failure`, shows key
+    /// names and paths as `keyNames` says, and tells `handler` each event.
     package init(
         store: StoreEvent.Store,
         label: String,
+        keyNames: StoreEvent.KeyNames = .clear,
         handler: @escaping @Sendable (StoreEvent) -> Void,
         failure: @escaping @Sendable (any Error) -> StoreEvent.Failure
     ) {
         self.store = store
         self.label = label
+        self.keyNames = keyNames
         self.handler = handler
         self.failure = failure
     }
@@ -53,7 +57,7 @@ package struct StoreEventReporter: Sendable {
             finish(operation, target, start, began, .succeeded, read: bytesRead(result), written: bytesWritten)
             return result
         } catch {
-            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: nil)
+            finish(operation, target, start, began, .failed(shownFailure(error)), read: nil, written: nil)
             throw error
         }
     }
@@ -84,7 +88,7 @@ package struct StoreEventReporter: Sendable {
             finish(operation, target, start, began, .succeeded, read: bytesRead(result), written: bytesWritten)
             return result
         } catch {
-            finish(operation, target, start, began, .failed(failure(error)), read: nil, written: nil)
+            finish(operation, target, start, began, .failed(shownFailure(error)), read: nil, written: nil)
             throw error
         }
     }
@@ -92,21 +96,56 @@ package struct StoreEventReporter: Sendable {
     /// Reports `kind`, an event of the read of `target` that is not a call (a value that did not decode, a
     /// migration).
     package func report(_ kind: StoreEvent.Kind, reading target: String) {
-        handler(StoreEvent(store: store, label: label, operation: .read, target: target, kind: kind))
+        let shownKind: StoreEvent.Kind
+        switch kind {
+        case .valueNotDecoded(let failure):
+            shownKind = .valueNotDecoded(
+                StoreEvent.DecodingFailure(
+                    expectedType: failure.expectedType,
+                    storedName: keyNames.shown(failure.storedName) ?? "",
+                    underlying: failure.underlying,
+                    readAsNil: failure.readAsNil
+                )
+            )
+        case .migrationApplied(let migration):
+            shownKind = .migrationApplied(
+                StoreEvent.Migration(
+                    storedName: keyNames.shown(migration.storedName) ?? "",
+                    olderType: migration.olderType,
+                    currentType: migration.currentType
+                )
+            )
+        case .call, .expiredValuesReclaimed:
+            shownKind = kind
+        }
+        handler(event(.read, target, shownKind))
     }
 
     /// Reports that a reclaim removed `count` expired values; nothing when it removed none.
     package func reportReclaimed(_ count: Int) {
         guard count > 0 else { return }
-        handler(
-            StoreEvent(
-                store: store,
-                label: label,
-                operation: .reclaimExpired,
-                target: nil,
-                kind: .expiredValuesReclaimed(count)
-            )
+        handler(event(.reclaimExpired, nil, .expiredValuesReclaimed(count)))
+    }
+
+    /// The event `kind` of the call `operation` on `target`, which it names as ``keyNames`` says.
+    private func event(_ operation: StoreOperation, _ target: String?, _ kind: StoreEvent.Kind) -> StoreEvent {
+        StoreEvent(
+            store: store,
+            label: label,
+            operation: operation,
+            target: target.flatMap(keyNames.shown),
+            kind: kind,
+            withholdsNames: keyNames.isOmitted
         )
+    }
+
+    /// What the call's `error` is reported as: the kind's reading of it, and when the events do not show names in
+    /// the clear, its code and reason alone, since the error and its description name the key or path.
+    private func shownFailure(_ error: any Error) -> StoreEvent.Failure {
+        let read = failure(error)
+        guard !keyNames.isClear, read.error != nil else { return read }
+        let description = read.reason.map { "\(read.code): \($0)" } ?? read.code
+        return StoreEvent.Failure(code: read.code, reason: read.reason, error: nil, description: description)
     }
 
     /// Reports the call `operation` on `target` that started at `start` (`began` by the monotonic clock) and ended
@@ -127,6 +166,6 @@ package struct StoreEventReporter: Sendable {
             bytesRead: read,
             bytesWritten: written
         )
-        handler(StoreEvent(store: store, label: label, operation: operation, target: target, kind: .call(call)))
+        handler(event(operation, target, .call(call)))
     }
 }

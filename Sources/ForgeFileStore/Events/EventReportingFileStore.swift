@@ -24,10 +24,15 @@ public struct EventReportingFileStore<Base: FileBackend>: Sendable {
     /// Where the events go.
     let reporter: StoreEventReporter
 
-    /// Wraps `base`, reporting to `handler` as the store `label`.
-    init(_ base: Base, label: String, handler: @escaping @Sendable (StoreEvent) -> Void) {
+    /// Wraps `base`, reporting to `handler` as the store `label`, naming keys and paths as `keyNames` says.
+    init(
+        _ base: Base,
+        label: String,
+        keyNames: StoreEvent.KeyNames,
+        handler: @escaping @Sendable (StoreEvent) -> Void
+    ) {
         self.base = base
-        self.reporter = .files(label: label, handler: handler)
+        self.reporter = .files(label: label, keyNames: keyNames, handler: handler)
     }
 }
 
@@ -100,13 +105,16 @@ extension FileBackend {
     ///
     /// - Parameters:
     ///   - label: The name the events give the store, to tell it from the app's other stores.
+    ///   - keyNames: How the events name keys and paths: in the clear (the default), by a keyed hash, or not at all;
+    ///     give `.hashed` or `.omitted` when a key or path may be a secret. See `StoreEvent.KeyNames`.
     ///   - handler: Called with each event, synchronously, in the caller's task, at the end of each call.
     /// - Returns: The store, wrapped.
     public func reportingEvents(
         label: String = "files",
+        keyNames: StoreEvent.KeyNames = .clear,
         to handler: @escaping @Sendable (StoreEvent) -> Void
     ) -> EventReportingFileStore<Self> {
-        EventReportingFileStore(self, label: label, handler: handler)
+        EventReportingFileStore(self, label: label, keyNames: keyNames, handler: handler)
     }
 }
 

@@ -35,8 +35,18 @@ extension FileStoreError {
 }
 
 extension StoreEventReporter {
-    /// A reporter for a file store labelled `label`, telling `handler`.
-    static func files(label: String, handler: @escaping @Sendable (StoreEvent) -> Void) -> StoreEventReporter {
-        StoreEventReporter(store: .files, label: label, handler: handler, failure: FileStoreError.eventFailure)
+    /// A reporter for a file store labelled `label`, naming paths as `keyNames` says, telling `handler`.
+    static func files(
+        label: String,
+        keyNames: StoreEvent.KeyNames,
+        handler: @escaping @Sendable (StoreEvent) -> Void
+    ) -> StoreEventReporter {
+        StoreEventReporter(
+            store: .files,
+            label: label,
+            keyNames: keyNames,
+            handler: handler,
+            failure: FileStoreError.eventFailure
+        )
     }
 }

@@ -25,10 +25,15 @@ public struct EventReportingKVStore<Base: KVBackend>: Sendable {
     /// Where the events go.
     let events: KVReadEvents
 
-    /// Wraps `base`, reporting to `handler` as the store `label`.
-    init(_ base: Base, label: String, handler: @escaping @Sendable (StoreEvent) -> Void) {
+    /// Wraps `base`, reporting to `handler` as the store `label`, naming keys and paths as `keyNames` says.
+    init(
+        _ base: Base,
+        label: String,
+        keyNames: StoreEvent.KeyNames,
+        handler: @escaping @Sendable (StoreEvent) -> Void
+    ) {
         self.base = base
-        self.events = KVReadEvents(reporter: .keyValue(label: label, handler: handler))
+        self.events = KVReadEvents(reporter: .keyValue(label: label, keyNames: keyNames, handler: handler))
     }
 
     /// The reporter of the storage's calls.
@@ -134,13 +139,16 @@ extension KVBackend {
     ///
     /// - Parameters:
     ///   - label: The name the events give the store, to tell it from the app's other stores.
+    ///   - keyNames: How the events name keys and paths: in the clear (the default), by a keyed hash, or not at all;
+    ///     give `.hashed` or `.omitted` when a key or path may be a secret. See `StoreEvent.KeyNames`.
     ///   - handler: Called with each event, synchronously, in the caller's task, at the end of each call.
     /// - Returns: The store, wrapped; see ``EventReportingKVStore``.
     public func reportingEvents(
         label: String = "kv",
+        keyNames: StoreEvent.KeyNames = .clear,
         to handler: @escaping @Sendable (StoreEvent) -> Void
     ) -> EventReportingKVStore<Self> {
-        EventReportingKVStore(self, label: label, handler: handler)
+        EventReportingKVStore(self, label: label, keyNames: keyNames, handler: handler)
     }
 }
 

@@ -52,8 +52,18 @@ struct KVReadEvents: Sendable {
 }
 
 extension StoreEventReporter {
-    /// A reporter for a key-value store labelled `label`, telling `handler`.
-    static func keyValue(label: String, handler: @escaping @Sendable (StoreEvent) -> Void) -> StoreEventReporter {
-        StoreEventReporter(store: .keyValue, label: label, handler: handler, failure: KVStoreError.eventFailure)
+    /// A reporter for a key-value store labelled `label`, naming keys as `keyNames` says, telling `handler`.
+    static func keyValue(
+        label: String,
+        keyNames: StoreEvent.KeyNames = .clear,
+        handler: @escaping @Sendable (StoreEvent) -> Void
+    ) -> StoreEventReporter {
+        StoreEventReporter(
+            store: .keyValue,
+            label: label,
+            keyNames: keyNames,
+            handler: handler,
+            failure: KVStoreError.eventFailure
+        )
     }
 }

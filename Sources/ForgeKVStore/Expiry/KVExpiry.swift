@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import ForgeCore
 
 /// How a store keeps values with a lifetime: the clock that says when they expire, and how much work a write may

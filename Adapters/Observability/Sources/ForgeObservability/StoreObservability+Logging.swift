@@ -1,4 +1,4 @@
-public import ForgeKVStore
+internal import ForgeKVStore
 internal import Logging
 
 extension StoreObservability {
@@ -19,13 +19,13 @@ extension StoreObservability {
         case .valueNotDecoded(let failure):
             var metadata = metadata(event)
             metadata["forge.type"] = .string(failure.expectedType)
-            metadata["forge.stored_name"] = .string(failure.storedName)
+            metadata["forge.stored_name"] = .string(event.observedStoredName(failure.storedName))
             metadata["forge.error"] = .string(failure.underlying)
             metadata["forge.read_as_nil"] = .stringConvertible(failure.readAsNil)
             logger.log(level: levels.valueNotDecoded, "\(name): a stored value did not decode", metadata: metadata)
         case .migrationApplied(let migration):
             var metadata = metadata(event)
-            metadata["forge.stored_name"] = .string(migration.storedName)
+            metadata["forge.stored_name"] = .string(event.observedStoredName(migration.storedName))
             metadata["forge.older_type"] = .string(migration.olderType)
             metadata["forge.type"] = .string(migration.currentType)
             logger.log(level: levels.migrationApplied, "\(name): a migration read the value", metadata: metadata)
@@ -54,6 +54,13 @@ extension StoreObservability {
         if let read = call.bytesRead { metadata["forge.bytes_read"] = .stringConvertible(read) }
         if let written = call.bytesWritten { metadata["forge.bytes_written"] = .stringConvertible(written) }
         return metadata
+    }
+}
+
+extension StoreEvent {
+    /// A decoding failure's or migration's stored name, as a record shows it: `[redacted]` when the events omit names.
+    fileprivate func observedStoredName(_ name: String) -> String {
+        withholdsNames ? "[redacted]" : name
     }
 }
 

@@ -1,5 +1,5 @@
 internal import CoreMetrics
-public import ForgeKVStore
+internal import ForgeKVStore
 internal import Metrics
 
 extension StoreObservability {

@@ -1,4 +1,4 @@
-public import ForgeKVStore
+internal import ForgeKVStore
 internal import Foundation
 internal import Tracing
 

@@ -25,7 +25,9 @@ public import Tracing
 ///   caller's task), with the call's error recorded.
 ///
 /// A secret store's events name no key and keep no error (`StoreEvent`); its records, metrics and spans show the key
-/// as `[redacted]` where one was used.
+/// as `[redacted]` where one was used. The events of a store given `reportingEvents(label:keyNames:to:)`'s
+/// `.omitted` or `.hashed` name no key or path in the clear and keep no error either, and nothing here adds one: a
+/// record shows `[redacted]` or the hash in its place.
 public struct StoreObservability: Sendable {
     /// Where records go.
     public let logger: Logger
@@ -80,10 +82,11 @@ extension StoreEvent.Store {
 }
 
 extension StoreEvent {
-    /// The key or path the event is for, as records and spans may show it: `[redacted]` for a secret store's call on
-    /// one key; nil for a call on the whole store.
+    /// The key or path the event is for, as records and spans may show it: `[redacted]` for a call on one key of a
+    /// secret store or of a store whose events omit names (`keyNames: .omitted`); the event's text (a keyed hash) for
+    /// one whose events replace them; nil for a call on the whole store.
     var observedTarget: String? {
-        guard store == .secrets else { return target }
+        guard store == .secrets || withholdsNames else { return target }
         switch operation {
         case .read, .write, .delete, .exists: return "[redacted]"
         case .list, .deleteAll, .reclaimExpired: return nil

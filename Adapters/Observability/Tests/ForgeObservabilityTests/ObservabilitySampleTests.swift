@@ -25,7 +25,7 @@ struct ObservabilitySampleTests {
         let settings = InMemoryKVStore().reportingEvents(label: "settings", to: observability.record)
         let tokens = InMemoryCrypt().reportingEvents(label: "tokens", to: observability.record)
 
-        try await tracer.withSpan("handle request") { _ in
+        try tracer.withSpan("handle request") { _ in
             try settings.set(KVKey<Int>("visits"), value: 1)
             try tokens.set("s3cr3t", for: CryptKey<String>(key: "api.token"))
             _ = settings.get(KVKey<String>("visits"))  // an Int does not decode as a String
