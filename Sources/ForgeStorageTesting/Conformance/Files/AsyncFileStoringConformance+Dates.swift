@@ -1,4 +1,4 @@
-public import ForgeFileStore
+internal import ForgeFileStore
 internal import Foundation
 internal import Testing
 
