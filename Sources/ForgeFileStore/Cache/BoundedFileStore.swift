@@ -23,7 +23,8 @@ internal import ForgeCore
 /// each file's bytes from the moment its save makes room (the larger of its old and new sizes, until the write
 /// lands), and a file chosen to make room until it is removed; a load only marks a file as used, so it never brings
 /// back a file chosen for removal. Room that another save in progress holds is not given away: when only such room
-/// is left, a save fails with `outOfSpace` rather than wait.
+/// is left, a save fails with `outOfSpace` rather than wait. Waiting for its turn ignores cancellation: a call made
+/// in a task that is cancelled meanwhile still waits, then runs, so that it lands in the order it was made.
 ///
 /// The policy is written once, above the store's contract, so every store evicts the same files for the same calls:
 /// the in-memory twin is a faithful cache in tests. Recency is this instance's: it starts, at the first save, from the
