@@ -32,7 +32,7 @@ package final class CacheTurns: Sendable {
         var queue: [Waiter] = []
         /// Turns of files to remove, taken by saves that hold a turn already: served before the queue.
         var nested: [Waiter] = []
-        /// Test hooks waiting for the queue to reach a length: see ``waitUntilQueued(_:)``.
+        /// Test hooks waiting for this many waiters, in line or nested: see ``waitUntilQueued(_:)``.
         var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
         /// Gives turns to the waiters that may go now, and returns them to resume (outside the lock).
@@ -46,11 +46,11 @@ package final class CacheTurns: Sendable {
             }
             var stillWaiting: [Waiter] = []
             var waitingPaths: Set<String> = []
+            var behindEveryFile = false
             for waiter in queue {
                 // Nobody passes a waiting removal of every file, nor an earlier call on the same path.
-                let behindEarlier = stillWaiting.contains { $0.path == nil }
                 if let path = waiter.path {
-                    if !behindEarlier, !everyFileHeld, !waitingPaths.contains(path), !held.contains(path) {
+                    if !behindEveryFile, !everyFileHeld, !waitingPaths.contains(path), !held.contains(path) {
                         held.insert(path)
                         ready.append(waiter.continuation)
                     } else {
@@ -61,6 +61,7 @@ package final class CacheTurns: Sendable {
                     everyFileHeld = true
                     ready.append(waiter.continuation)
                 } else {
+                    behindEveryFile = true
                     stillWaiting.append(waiter)
                 }
             }
@@ -112,7 +113,8 @@ package final class CacheTurns: Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    /// Waits until `count` calls wait for their turn: a test's way to know a call it started is in line.
+    /// Waits until `count` calls wait for their turn, those in line and saves waiting to remove a file alike: a test's
+    /// way to know a call it started is waiting.
     package func waitUntilQueued(_ count: Int) async {
         await withCheckedContinuation { continuation in
             let satisfied = state.withLock { state in

@@ -47,8 +47,13 @@ struct FileRecency: Sendable {
     private var knownBytes = 0
     /// The saves in progress, by path; calls on one path take turns, so there is one at most.
     private var saving: [String: Save] = [:]
-    /// What the victims still stored add to the count, over every save in progress.
-    private var beyondKnown: (bytes: Int, files: Int) = (0, 0)
+
+    /// What the victims still stored add to the count, over every save in progress (a few, one per call at once).
+    private var beyondKnown: (bytes: Int, files: Int) {
+        saving.values.reduce(into: (bytes: 0, files: 0)) { total, save in
+            total = (total.bytes + save.beyondKnown.bytes, total.files + save.beyondKnown.files)
+        }
+    }
 
     /// The bytes counted: never fewer than the store holds.
     var totalSize: Int { knownBytes + beyondKnown.bytes }
@@ -118,9 +123,7 @@ struct FileRecency: Sendable {
         files[path] = File(size: counted, use: lastUse)
         knownBytes += added.bytes
         let leaving = victims.reduce(into: (bytes: 0, files: 0)) { $0 = ($0.bytes + $1.file.size, $0.files + 1) }
-        let save = Save(size: size, previous: previous, added: added, leaving: leaving)
-        saving[path] = save
-        beyondKnown = (beyondKnown.bytes + save.beyondKnown.bytes, beyondKnown.files + save.beyondKnown.files)
+        saving[path] = Save(size: size, previous: previous, added: added, leaving: leaving)
         return victims
     }
 
@@ -133,15 +136,8 @@ struct FileRecency: Sendable {
     /// Stops counting `victim` as stored, once its removal returned or was skipped; one whose removal failed while
     /// its path is still unknown is known again, as it was.
     mutating func finishRemoving(_ victim: Victim, failed: Bool) {
-        if var save = saving[victim.saver] {
-            let before = save.beyondKnown
-            save.leaving = (save.leaving.bytes - victim.file.size, save.leaving.files - 1)
-            saving[victim.saver] = save
-            beyondKnown = (
-                beyondKnown.bytes - before.bytes + save.beyondKnown.bytes,
-                beyondKnown.files - before.files + save.beyondKnown.files
-            )
-        }
+        saving[victim.saver]?.leaving.bytes -= victim.file.size
+        saving[victim.saver]?.leaving.files -= 1
         if failed, files[victim.path] == nil {
             files[victim.path] = victim.file
             knownBytes += victim.file.size
@@ -152,7 +148,6 @@ struct FileRecency: Sendable {
     /// finished: one that wrote counts the new file's size, one that failed puts back what was known of `path`.
     mutating func finishSaving(_ path: String, wrote: Bool) {
         guard let save = saving.removeValue(forKey: path), let counted = files[path]?.size else { return }
-        beyondKnown = (beyondKnown.bytes - save.beyondKnown.bytes, beyondKnown.files - save.beyondKnown.files)
         if wrote {
             files[path]?.size = save.size
             knownBytes += save.size - counted
