@@ -8,9 +8,10 @@ import Testing
 /// it go: a point the test controls in the middle of a cache's save.
 final class HoldingFileStore: FileStoring, AsyncFileStoring, FileBackend {
     /// A call that can be held.
-    enum Call: Sendable { case write, remove }
+    enum Call: Sendable { case write, remove, read }
 
-    /// A held call: `arrived` opens when it reaches the hold, and it goes on when `release` opens.
+    /// A held call: `arrived` opens when it reaches the hold, and it goes on when `release` opens. A write or removal
+    /// is held before it changes the store, a read after it read the store.
     final class Hold: Sendable {
         let arrived = OpeningLatch()
         let release = OpeningLatch()
@@ -33,7 +34,9 @@ final class HoldingFileStore: FileStoring, AsyncFileStoring, FileBackend {
     }
 
     nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
-        try base.contents(at: path)
+        let data = try base.contents(at: path)
+        await pass(.read, at: path)
+        return data
     }
     nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
         await pass(.write, at: path)
@@ -125,6 +128,20 @@ struct BoundedFileStoreOrderingTests {
     }
 
     /// A load of a file chosen for removal, before it is removed, reads it but does not keep it: the save removes it.
+    @Test func aLoadThatFoundNothingBeforeDeleteAllKeepsTheFileSavedAfter() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 1000)
+        for index in 0..<5 { try await cache.save(Self.bytes(10), to: "f\(index)") }  // five uses so far
+        let hold = store.hold(.read, at: "p")
+        let load = Task { try await cache.load("p") }
+        await hold.arrived.wait()  // the load found no file at p
+        try await cache.deleteAll()
+        try await cache.save(Self.bytes(300), to: "p")
+        hold.release.open()
+        await #expect(throws: FileStoreError.self) { try await load.value }
+        try await Self.expectCountMatches(cache, probe: 800)
+    }
+
     @Test func aLoadOfAFileChosenForRemovalDoesNotKeepIt() async throws {
         let store = HoldingFileStore()
         let cache = store.boundedCache(maxBytes: 200)

@@ -55,11 +55,11 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
 
     /// The files this instance knows, read from the store at the first call.
     private nonisolated(nonsending) func knownFiles() async throws -> FileRecency {
-        if let known = recency.withLock({ $0 }) { return known }
+        if let known = recency.withLock({ $0 }), !known.needsListing { return known }
         let files = try await base.allFiles()
         return recency.withLock { known in
-            if let known { return known }
-            let read = FileRecency(files)
+            if let known, !known.needsListing { return known }
+            let read = FileRecency(files, after: known?.lastUse ?? 0)
             known = read
             return read
         }
@@ -68,7 +68,10 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
     /// The bytes and files this instance counts, or nil before its first save: for tests that the count matches the
     /// store once the calls have returned.
     package var counted: (bytes: Int, files: Int)? {
-        recency.withLock { known in known.map { ($0.totalSize, $0.fileCount) } }
+        recency.withLock { known in
+            guard let known, !known.needsListing else { return nil }
+            return (known.totalSize, known.fileCount)
+        }
     }
 }
 
@@ -207,10 +210,11 @@ extension BoundedFileStore: FileStoring, FileBackend {
             try await base.removeAll()
         } catch {
             // Some files may be gone: the next save counts the store again.
-            recency.withLock { $0 = nil }
+            recency.withLock { $0?.needListing() }
             throw error
         }
-        recency.withLock { $0 = FileRecency([]) }
+        // The uses number on: a load that started before and found nothing compares them to keep a file saved since.
+        recency.withLock { $0 = FileRecency([], after: $0?.lastUse ?? 0) }
     }
 
     /// The sum of the sizes of the stored files, as the store counts them.

@@ -47,6 +47,8 @@ struct FileRecency: Sendable {
     private var knownBytes = 0
     /// The saves in progress, by path; calls on one path take turns, so there is one at most.
     private var saving: [String: Save] = [:]
+    /// Whether the store must be listed again before the next save: a removal of every file failed part-way.
+    private(set) var needsListing = false
 
     /// What the victims still stored add to the count, over every save in progress (a few, one per call at once).
     private var beyondKnown: (bytes: Int, files: Int) {
@@ -60,8 +62,13 @@ struct FileRecency: Sendable {
     /// The files counted: never fewer than the store holds.
     var fileCount: Int { files.count + beyondKnown.files }
 
-    /// The files of `listing`, used in the order of their modification dates, oldest first (then by path).
-    init(_ listing: [StoredFileInfo]) {
+    /// The files of `listing`, used in the order of their modification dates, oldest first (then by path), each
+    /// numbered after `previousUse`.
+    ///
+    /// A cache that lists its store again numbers on from its last use: a load that started before compares the
+    /// numbers to tell a file saved since from one it found gone.
+    init(_ listing: [StoredFileInfo], after previousUse: UInt64 = 0) {
+        lastUse = previousUse
         let ordered = listing.sorted { ($0.modificationDate, $0.path) < ($1.modificationDate, $1.path) }
         for file in ordered {
             lastUse += 1
@@ -83,6 +90,11 @@ struct FileRecency: Sendable {
     mutating func forgetMissing(_ path: String, readSince useBefore: UInt64) {
         guard saving[path] == nil, let file = files[path], file.use <= useBefore else { return }
         forget(path)
+    }
+
+    /// Notes that the store must be listed again before the next save; loads and deletes meanwhile go on counting.
+    mutating func needListing() {
+        needsListing = true
     }
 
     /// Forgets `path`, removed from the store.
