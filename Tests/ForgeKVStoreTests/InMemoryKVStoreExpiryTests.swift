@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The twin keeps lifetimes as every store does: the expiry suite on it, alone, through a `ReactiveKVStore`'s streams,
-/// and through the event and fault wrappers, which pass lifetimes through.
+/// and through the event and fault wrappers, which pass lifetimes through in both forms.
 struct InMemoryKVStoreExpiryTests {
     @Test(arguments: ExpiryConformance.checks)
     func expiresLikeEveryStore(_ check: ExpiryConformance.Check) async throws {
@@ -27,6 +27,16 @@ struct InMemoryKVStoreExpiryTests {
         let clock = ManualExpiryClock()
         let store = InMemoryKVStore(expiry: KVExpiry(clock: clock)).injectingFaults()
         try await check.run(on: .init(synchronous: store, clock: clock))
+    }
+
+    @Test(arguments: ExpiryConformance.checks)
+    func expiresThroughEitherWrapperInTheAsynchronousForm(_ check: ExpiryConformance.Check) async throws {
+        let eventsClock = ManualExpiryClock()
+        let reported = InMemoryKVStore(expiry: KVExpiry(clock: eventsClock)).reportingEvents { _ in }
+        try await check.run(on: .init(store: reported, clock: eventsClock))
+        let faultsClock = ManualExpiryClock()
+        let faulted = InMemoryKVStore(expiry: KVExpiry(clock: faultsClock)).injectingFaults()
+        try await check.run(on: .init(store: faulted, clock: faultsClock))
     }
 }
 

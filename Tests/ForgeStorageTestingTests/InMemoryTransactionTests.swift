@@ -11,7 +11,7 @@ import Testing
 struct InMemoryTransactionTests {
     /// The stores a check runs on: the three kinds together, and each alone.
     enum Kinds: String, CaseIterable, Sendable {
-        case all, keyValues, files, secrets, reporting
+        case all, keyValues, files, secrets, reporting, faulting
 
         var subject: TransactionConformance.Subject {
             switch self {
@@ -24,6 +24,12 @@ struct InMemoryTransactionTests {
                     keyValues: InMemoryKVStore().reportingEvents { _ in },
                     files: InMemoryFileStore().reportingEvents { _ in },
                     secrets: InMemoryCrypt().reportingEvents { _ in }
+                )
+            case .faulting:
+                .init(
+                    keyValues: InMemoryKVStore().injectingFaults(),
+                    files: InMemoryFileStore().injectingFaults(),
+                    secrets: InMemoryCrypt().injectingFaults()
                 )
             }
         }

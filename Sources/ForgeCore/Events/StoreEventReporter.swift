@@ -1,4 +1,4 @@
-internal import Foundation
+package import Foundation
 
 /// Where a store made by `reportingEvents(label:to:)` reports what it does.
 ///
@@ -165,6 +165,34 @@ package struct StoreEventReporter: Sendable {
             outcome: outcome,
             bytesRead: read,
             bytesWritten: written
+        )
+        handler(event(operation, target, .call(call)))
+    }
+}
+
+extension StoreEventReporter: StagedWriteInterceptor {
+    /// Lets every change through: events only tell.
+    package func willCommit(_ change: StagedWrite.Change) throws {}
+
+    /// Reports `change`, a transaction's write, as the same write made alone is reported (a secret store's naming no
+    /// key and no size), timed as the commit that applied it.
+    package func didCommit(_ change: StagedWrite.Change, start: Date, duration: Duration, error: (any Error)?) {
+        let (operation, target, written): (StoreOperation, String?, Int?)
+        switch change {
+        case .storeValue(let json, let name, _): (operation, target, written) = (.write, name, json.count)
+        case .removeValue(let name): (operation, target, written) = (.delete, name, nil)
+        case .writeFile(let data, let path, _): (operation, target, written) = (.write, path, data.count)
+        case .removeFile(let path): (operation, target, written) = (.delete, path, nil)
+        case .storeSecret: (operation, target, written) = (.write, nil, nil)
+        case .removeSecret: (operation, target, written) = (.delete, nil, nil)
+        case .fail: return
+        }
+        let call = StoreEvent.Call(
+            start: start,
+            duration: duration,
+            outcome: error.map { .failed(shownFailure($0)) } ?? .succeeded,
+            bytesRead: nil,
+            bytesWritten: error == nil ? written : nil
         )
         handler(event(operation, target, .call(call)))
     }

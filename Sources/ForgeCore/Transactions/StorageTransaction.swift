@@ -1,3 +1,4 @@
+internal import Foundation
 // swift-format-ignore: AmbiguousTrailingClosureOverload
 /// Writes and removes across keys and stores of one database that all happen or none do, and that no reader sees
 /// half of.
@@ -26,7 +27,52 @@ public final class StorageTransaction: Sendable {
     private struct State: Sendable {
         var runner: (any TransactionRunner)?
         var writes: [StagedWrite] = []
+        /// The changes staged through each wrapper that intercepts them, in the order staged.
+        var intercepted: [(interceptor: any StagedWriteInterceptor, change: StagedWrite.Change)] = []
         var isOpen = true
+    }
+
+    /// The writes a closed transaction applies, the runner that applies them and the wrappers that see them.
+    private struct Pending {
+        let runner: any TransactionRunner
+        let writes: [StagedWrite]
+        let intercepted: [(interceptor: any StagedWriteInterceptor, change: StagedWrite.Change)]
+
+        /// Applies the writes with `commit`, once every interceptor let its changes through, and tells each
+        /// interceptor how it ended.
+        nonisolated(nonsending) func apply(_ commit: nonisolated(nonsending) () async throws -> Void) async throws {
+            let start = Date()
+            let began = ContinuousClock.now
+            do {
+                for (interceptor, change) in intercepted { try interceptor.willCommit(change) }
+                try await commit()
+            } catch {
+                report(start: start, duration: ContinuousClock.now - began, error: error)
+                throw error
+            }
+            report(start: start, duration: ContinuousClock.now - began, error: nil)
+        }
+
+        /// Applies the writes with the runner's synchronous commit, as ``apply(_:)`` does.
+        func applySynchronously() throws {
+            let start = Date()
+            let began = ContinuousClock.now
+            do {
+                for (interceptor, change) in intercepted { try interceptor.willCommit(change) }
+                try runner.commit(writes)
+            } catch {
+                report(start: start, duration: ContinuousClock.now - began, error: error)
+                throw error
+            }
+            report(start: start, duration: ContinuousClock.now - began, error: nil)
+        }
+
+        /// Tells each interceptor of each change staged through it, in the order staged.
+        private func report(start: Date, duration: Duration, error: (any Error)?) {
+            for (interceptor, change) in intercepted {
+                interceptor.didCommit(change, start: start, duration: duration, error: error)
+            }
+        }
     }
 
     private init() {}
@@ -47,7 +93,7 @@ public final class StorageTransaction: Sendable {
             _ = transaction.close()
             throw error
         }
-        if let pending = transaction.close() { try pending.runner.commit(pending.writes) }
+        if let pending = transaction.close() { try pending.applySynchronously() }
         return result
     }
 
@@ -82,7 +128,9 @@ public final class StorageTransaction: Sendable {
             _ = transaction.close()
             throw error
         }
-        if let pending = transaction.close() { try await pending.runner.commitAsynchronously(pending.writes) }
+        if let pending = transaction.close() {
+            try await pending.apply { try await pending.runner.commitAsynchronously(pending.writes) }
+        }
         return result
     }
 
@@ -105,6 +153,7 @@ public final class StorageTransaction: Sendable {
             }
             state.runner = runner
             state.writes.append(StagedWrite(store: participant, change: change))
+            for interceptor in store.interceptorsOfStagedWrites { state.intercepted.append((interceptor, change)) }
             return nil
         }
         if let refusal { throw refusal }
@@ -132,11 +181,11 @@ public final class StorageTransaction: Sendable {
     /// Ends the transaction, so that no write is staged after this.
     ///
     /// - Returns: The runner and the writes to commit, or nil when nothing was staged.
-    private func close() -> (runner: any TransactionRunner, writes: [StagedWrite])? {
+    private func close() -> Pending? {
         state.withLock { state in
             state.isOpen = false
             guard let runner = state.runner, !state.writes.isEmpty else { return nil }
-            return (runner, state.writes)
+            return Pending(runner: runner, writes: state.writes, intercepted: state.intercepted)
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import ForgeCore
+package import Foundation
 
 /// Where a test's faults (ForgeStorageTesting's `StoreFaults` and `OperationLog`) enter a secret store: before each
 /// requirement of ``CryptBackend``, so that an injected fault reaches every store the same way.
@@ -70,4 +71,19 @@ package struct CryptFaultPoint: Sendable {
     package func removeAll() throws {
         try fail(instrument?.begin(.deleteAll, target: nil), .list, nil) { CryptStoreError($0, removing: nil) }
     }
+}
+
+extension CryptFaultPoint: StagedWriteInterceptor {
+    /// Throws the fault that fails `change` made alone: a transaction's write or removal of a secret meets the faults
+    /// its store's own does.
+    package func willCommit(_ change: StagedWrite.Change) throws {
+        switch change {
+        case .storeSecret(_, let name): try write(name)
+        case .removeSecret(let name): try remove(name)
+        default: break
+        }
+    }
+
+    /// Nothing: a fault acts before the commit.
+    package func didCommit(_ change: StagedWrite.Change, start: Date, duration: Duration, error: (any Error)?) {}
 }

@@ -87,13 +87,18 @@ extension CryptBackend {
     }
 }
 
-extension EventReportingCrypt: TransactionalStore where Base: TransactionalCrypt {
-    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store, and reports no event
-    /// of them (the runner applies them to `base`, below the reporting).
+extension EventReportingCrypt: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalCrypt {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
     /// The wrapped store, to which the runner applies this store's staged writes.
     public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// The events' reporter, then the wrappers below: a transaction's writes are reported as the same writes made
+    /// alone, timed as the commit that applied them.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [reporter] + base.interceptorsOfStagedWrites
+    }
 }
 
 extension EventReportingCrypt: TransactionalCrypt where Base: TransactionalCrypt {}

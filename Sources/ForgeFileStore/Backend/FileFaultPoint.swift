@@ -66,3 +66,18 @@ package struct FileFaultPoint: Sendable {
             }
     }
 }
+
+extension FileFaultPoint: StagedWriteInterceptor {
+    /// Throws the fault that fails `change` made alone: a transaction's save or delete meets the faults its store's
+    /// own does.
+    package func willCommit(_ change: StagedWrite.Change) throws {
+        switch change {
+        case .writeFile(_, let path, _): try write(StoredFilePath(validating: path))
+        case .removeFile(let path): try remove(StoredFilePath(validating: path))
+        default: break
+        }
+    }
+
+    /// Nothing: a fault acts before the commit.
+    package func didCommit(_ change: StagedWrite.Change, start: Date, duration: Duration, error: (any Error)?) {}
+}

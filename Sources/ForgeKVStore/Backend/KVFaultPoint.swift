@@ -1,5 +1,5 @@
 internal import ForgeCore
-internal import Foundation
+package import Foundation
 
 /// Where a test's faults (ForgeStorageTesting's `StoreFaults` and `OperationLog`) enter a key-value store: before each
 /// requirement of ``KVBackend``, so that an injected fault reaches every store the same way.
@@ -52,4 +52,19 @@ package struct KVFaultPoint: Sendable {
     package func removeAll() throws {
         try instrument?.begin(.deleteAll, target: nil)?.fail(.remove, "") { KVStoreError($0, removing: nil) }
     }
+}
+
+extension KVFaultPoint: StagedWriteInterceptor {
+    /// Throws the fault that fails `change` made alone: a transaction's write or removal meets the faults its store's
+    /// own does.
+    package func willCommit(_ change: StagedWrite.Change) throws {
+        switch change {
+        case .storeValue(_, let name, _): try write(name)
+        case .removeValue(let name): try remove(name)
+        default: break
+        }
+    }
+
+    /// Nothing: a fault acts before the commit.
+    package func didCommit(_ change: StagedWrite.Change, start: Date, duration: Duration, error: (any Error)?) {}
 }

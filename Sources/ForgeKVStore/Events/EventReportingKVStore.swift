@@ -110,6 +110,10 @@ extension EventReportingKVStore: AsyncKVStoring {}
 
 extension EventReportingKVStore: ExpiringKVStoring where Base: ExpiringKVStoring {}
 
+/// The lifetimes of the wrapped store in both forms, so that a service or an ``ExpiryReaper`` taking an
+/// ``AsyncExpiringKVStoring`` takes the wrapped store too.
+extension EventReportingKVStore: AsyncExpiringKVStoring where Base: ExpiringKVStoring {}
+
 extension EventReportingKVStore: KVChangeObserving where Base: KVChangeObserving {
     /// `base`'s changes, which are not reported: see `KVChangeObserving.observeChanges(_:)`.
     public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
@@ -152,13 +156,18 @@ extension KVBackend {
     }
 }
 
-extension EventReportingKVStore: TransactionalStore where Base: TransactionalKVStore {
-    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store, and reports no event
-    /// of them (the runner applies them to `base`, below the reporting).
+extension EventReportingKVStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalKVStore {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
     /// The wrapped store, to which the runner applies this store's staged writes.
     public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// The events' reporter, then the wrappers below: a transaction's writes are reported as the same writes made
+    /// alone, timed as the commit that applied them.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [reporter] + base.interceptorsOfStagedWrites
+    }
 }
 
 extension EventReportingKVStore: TransactionalKVStore where Base: TransactionalKVStore {}

@@ -80,3 +80,24 @@ extension AsyncKVBackend {
         )
     }
 }
+
+extension FaultInjectingAsyncKVStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalKVStore {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged writes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// The faults, then the wrappers below: a transaction's write meets the faults the same write made alone does,
+    /// before anything is applied.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [faults] + base.interceptorsOfStagedWrites
+    }
+}
+
+extension FaultInjectingAsyncKVStore: TransactionalKVStore where Base: TransactionalKVStore {}
+
+extension FaultInjectingAsyncKVStore: AsyncKVStreaming where Base: AsyncKVStreaming {
+    /// `base`'s stream of `key`, whose reads faults do not touch: see `AsyncKVStreaming.stream(_:)`.
+    public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> { base.stream(key) }
+}

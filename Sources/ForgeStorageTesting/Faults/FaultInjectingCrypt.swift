@@ -1,3 +1,4 @@
+internal import ForgeCore
 public import ForgeCrypt
 public import Foundation
 
@@ -85,3 +86,19 @@ extension CryptBackend {
         FaultInjectingCrypt(self, label: label, faults: faults, log: log)
     }
 }
+
+extension FaultInjectingCrypt: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalCrypt {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged writes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// The faults, then the wrappers below: a transaction's write meets the faults the same write made alone does,
+    /// before anything is applied.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [faults] + base.interceptorsOfStagedWrites
+    }
+}
+
+extension FaultInjectingCrypt: TransactionalCrypt where Base: TransactionalCrypt {}

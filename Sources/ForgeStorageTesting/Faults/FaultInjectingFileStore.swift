@@ -1,3 +1,4 @@
+internal import ForgeCore
 public import ForgeFileStore
 internal import Foundation
 
@@ -97,3 +98,19 @@ extension FaultInjectingFileStore: FileChangeObserving, AsyncFileChangeObserving
         try base.changes(in: folder)
     }
 }
+
+extension FaultInjectingFileStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalFileStore {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged writes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// The faults, then the wrappers below: a transaction's write meets the faults the same write made alone does,
+    /// before anything is applied.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [faults] + base.interceptorsOfStagedWrites
+    }
+}
+
+extension FaultInjectingFileStore: TransactionalFileStore where Base: TransactionalFileStore {}

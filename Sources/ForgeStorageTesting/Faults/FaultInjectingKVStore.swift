@@ -88,6 +88,14 @@ extension FaultInjectingKVStore: AsyncKVStoring {}
 
 extension FaultInjectingKVStore: ExpiringKVStoring where Base: ExpiringKVStoring {}
 
+/// The lifetimes of the wrapped store in both forms, as ``FaultInjectingKVStore`` keeps every capability of its store.
+extension FaultInjectingKVStore: AsyncExpiringKVStoring where Base: ExpiringKVStoring {}
+
+extension FaultInjectingKVStore: AsyncKVStreaming where Base: AsyncKVStreaming {
+    /// `base`'s stream of `key`, whose reads faults do not touch: see `AsyncKVStreaming.stream(_:)`.
+    public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> { base.stream(key) }
+}
+
 extension KVBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged
     /// to `log` as the store `label`.
@@ -111,3 +119,19 @@ extension FaultInjectingKVStore: KVChangeObserving where Base: KVChangeObserving
         base.observeChanges(of: key, onChange)
     }
 }
+
+extension FaultInjectingKVStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalKVStore {
+    /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged writes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// The faults, then the wrappers below: a transaction's write meets the faults the same write made alone does,
+    /// before anything is applied.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [faults] + base.interceptorsOfStagedWrites
+    }
+}
+
+extension FaultInjectingKVStore: TransactionalKVStore where Base: TransactionalKVStore {}
