@@ -4,11 +4,12 @@ import Foundation
 import Testing
 
 /// The SQLite stores pass the transaction conformance suite: the three kinds on one database, in namespaces of their
-/// own, and each kind alone, with every store `.atomic` and with every store `.flushed`.
+/// own, and each kind alone, with every store `.atomic` and with every store `.flushed`; and the three wrapped for
+/// events and for faults, which keep their transactions.
 struct SQLiteTransactionConformanceTests {
     /// The stores a check runs on: the three kinds together, and each alone.
     enum Kinds: String, CaseIterable, Sendable {
-        case all, keyValues, files, secrets
+        case all, keyValues, files, secrets, reporting, faulting
 
         /// Fresh stores of `database` with `durability`.
         func subject(of database: SQLiteDatabase, durability: Durability) -> TransactionConformance.Subject {
@@ -25,6 +26,18 @@ struct SQLiteTransactionConformanceTests {
             case .keyValues: .init(keyValues: keyValues)
             case .files: .init(files: files)
             case .secrets: .init(secrets: secrets)
+            case .reporting:
+                .init(
+                    keyValues: keyValues.reportingEvents { _ in },
+                    files: files.reportingEvents { _ in },
+                    secrets: secrets.reportingEvents { _ in }
+                )
+            case .faulting:
+                .init(
+                    keyValues: keyValues.injectingFaults(),
+                    files: files.injectingFaults(),
+                    secrets: secrets.injectingFaults()
+                )
             }
         }
     }
