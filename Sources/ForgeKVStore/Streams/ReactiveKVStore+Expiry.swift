@@ -15,7 +15,7 @@ extension ReactiveKVStore: ExpiringKVStoring {
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws {
         try expiringBase(writing: key.key).set(key, value: value, lifetime: lifetime)
         // A write with a lifetime removes the key's older names too.
-        notify(storedNames: key.storedNames)
+        changed(key.storedNames)
     }
 
     /// When the wrapped store's value of `key` expires; nil when it has no lifetime, or the store keeps none.

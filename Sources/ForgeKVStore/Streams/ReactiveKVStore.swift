@@ -25,7 +25,8 @@ internal import ForgeCore
 /// what other processes flush to the domain's property list, and on Apple platforms what other code of the process
 /// changes through the same `UserDefaults` instance and what other processes (an app group's other apps and
 /// extensions) change, with the limits ``UserDefaultsKVStore`` states. Over other stores,
-/// only the wrapper's writes are observed. Reads and writes go straight to the wrapped store, with no cache. After
+/// only the wrapper's writes are observed (over another `ReactiveKVStore`, the writes made through that one too: it
+/// is ``KVChangeObserving``). Reads and writes go straight to the wrapped store, with no cache. After
 /// each change the key is re-read from the wrapped store, once for all the streams that read it as one type, so each
 /// stream emits what the store now holds, as its type reads it. Streams of other keys add nothing to a write. Values
 /// that do not decode are reported when the wrapped store is a `ReportingKVStore` (`reportingDecodingFailures(to:)`),
@@ -50,6 +51,9 @@ public final class ReactiveKVStore: Sendable {
     /// and end in the order the registry changed. A name the store cannot watch alone holds an observation that
     /// does nothing, so that it is not asked again.
     private let keyObservations = LockedState<[String: [String: ChangeObservation]]>([:])
+
+    /// Who observes this wrapper's own writes (another ``ReactiveKVStore`` or wrapper over this one).
+    private let writeObservers = LockedState(KVChangeObservers())
 
     /// Creates a wrapper that observes the writes made through it to `base`.
     public init(_ base: any KVStoring) {
@@ -244,14 +248,14 @@ extension ReactiveKVStore: KVStoring {
     /// migrations read `key`'s name.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) throws {
         try base.set(key, value: value)
-        notify(storedNames: [key.key])
+        changed([key.key])
     }
 
     /// Removes `key` from the wrapped store, then updates the streams of every key that reads one of the names
     /// removed: `key`'s own and the older names its migrations read.
     public func remove<T: Codable & Sendable>(_ key: KVKey<T>) throws {
         try base.remove(key)
-        notify(storedNames: key.storedNames)
+        changed(key.storedNames)
     }
 
     /// Returns true when the wrapped store holds `key`.
@@ -262,7 +266,40 @@ extension ReactiveKVStore: KVStoring {
     /// Removes everything from the wrapped store, then emits nil to every stream.
     public func removeAll() throws {
         try base.removeAll()
-        notifyEveryKey()
+        changed(nil)
+    }
+}
+
+extension ReactiveKVStore: KVChangeObserving {
+    /// Calls `onChange` for each write made through this wrapper, by key (nil for ``removeAll()``), and for each change
+    /// the wrapped store tells of when it can: so a ``ReactiveKVStore`` over this one, or a second one over the same
+    /// store, sees the writes made through this one.
+    public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
+        let id = writeObservers.withLock { $0.add(onChange) }
+        let outside = (base as? any KVChangeObserving)?.observeChanges(onChange)
+        return ChangeObservation { [weak self] in
+            outside?.end()
+            self?.writeObservers.withLock { $0.remove(id) }
+        }
+    }
+
+    /// The wrapped store's watch of the name `key`, when it has one: see ``KVChangeObserving/observeChanges(of:_:)``.
+    public func observeChanges(of key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeObservation? {
+        (base as? any KVChangeObserving)?.observeChanges(of: key, onChange)
+    }
+
+    /// Updates the streams that read one of `names` (every stream, for nil), then tells this wrapper's observers: what
+    /// every write through the wrapper does once the wrapped store has it.
+    func changed(_ names: [String]?) {
+        guard let names else {
+            notifyEveryKey()
+            for observer in writeObservers.withLock({ $0.all }) { observer(nil) }
+            return
+        }
+        notify(storedNames: names)
+        for observer in writeObservers.withLock({ $0.all }) {
+            for name in names { observer(name) }
+        }
     }
 }
 
