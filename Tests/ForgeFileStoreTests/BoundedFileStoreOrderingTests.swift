@@ -10,7 +10,9 @@ final class HoldingFileStore: FileStoring, AsyncFileStoring, FileBackend {
     /// A call that can be held.
     enum Call: Sendable { case write, remove, read }
 
-    /// A held call: `arrived` opens when it reaches the hold, and it goes on when `release` opens. A write or removal
+    /// A held call, which goes on when `release` opens.
+    ///
+    /// `arrived` opens when it reaches the hold. A write or removal
     /// is held before it changes the store, a read after it read the store.
     final class Hold: Sendable {
         let arrived = OpeningLatch()

@@ -105,7 +105,8 @@ extension AsyncFileBackend {
     }
 }
 
-extension EventReportingAsyncFileStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalFileStore {
+extension EventReportingAsyncFileStore: TransactionalStore, InterceptingTransactionalStore
+where Base: TransactionalFileStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 

@@ -118,7 +118,8 @@ extension FileBackend {
     }
 }
 
-extension EventReportingFileStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalFileStore {
+extension EventReportingFileStore: TransactionalStore, InterceptingTransactionalStore
+where Base: TransactionalFileStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 

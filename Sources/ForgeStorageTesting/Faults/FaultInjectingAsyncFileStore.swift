@@ -86,7 +86,8 @@ extension FaultInjectingAsyncFileStore: AsyncFileChangeObserving where Base: Asy
     }
 }
 
-extension FaultInjectingAsyncFileStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalFileStore {
+extension FaultInjectingAsyncFileStore: TransactionalStore, InterceptingTransactionalStore
+where Base: TransactionalFileStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 

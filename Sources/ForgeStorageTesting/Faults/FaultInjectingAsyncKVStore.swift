@@ -81,7 +81,8 @@ extension AsyncKVBackend {
     }
 }
 
-extension FaultInjectingAsyncKVStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalKVStore {
+extension FaultInjectingAsyncKVStore: TransactionalStore, InterceptingTransactionalStore
+where Base: TransactionalKVStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 

@@ -99,7 +99,8 @@ extension FaultInjectingFileStore: FileChangeObserving, AsyncFileChangeObserving
     }
 }
 
-extension FaultInjectingFileStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalFileStore {
+extension FaultInjectingFileStore: TransactionalStore, InterceptingTransactionalStore
+where Base: TransactionalFileStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 

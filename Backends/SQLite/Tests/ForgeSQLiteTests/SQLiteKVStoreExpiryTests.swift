@@ -4,19 +4,29 @@ import Foundation
 import GRDB
 import Testing
 
-/// SQLiteKVStore keeps lifetimes as the twin does: the expiry suite, with a second instance on the same database and on
-/// a second connection to the file; a random sequence of writes, clock moves and reclaims answered as the twin answers
+/// SQLiteKVStore keeps lifetimes as the twin does: the expiry suite, with a second instance on the same database (the
+/// store alone, and wrapped for events in the asynchronous form) and on a second connection to the file; a random sequence of writes, clock moves and reclaims answered as the twin answers
 /// it; reclaims told to observers; transactions, whose values have no lifetime.
 struct SQLiteKVStoreExpiryTests {
-    @Test(arguments: ExpiryConformance.checks)
-    func expiresLikeEveryStoreWithAnotherStoreOfTheDatabase(_ check: ExpiryConformance.Check) async throws {
+    @Test(arguments: ExpiryConformance.checks, [false, true])
+    func expiresLikeEveryStoreWithAnotherStoreOfTheDatabase(_ check: ExpiryConformance.Check, logged: Bool)
+        async throws
+    {
         try await withTemporaryFolder { folder in
             let clock = ManualExpiryClock()
             let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
             let store = SQLiteKVStore(database: database, namespace: "store", expiry: KVExpiry(clock: clock))
             let other = SQLiteKVStore(database: database, namespace: "store", expiry: KVExpiry(clock: clock))
+            // Logged, the store is seen as a server's service sees it: an `AsyncExpiringKVStoring` wrapped for events.
             try await check.run(
-                on: .init(synchronous: store, clock: clock, otherInstance: other, stream: { store.stream($0) })
+                on: logged
+                    ? .init(
+                        store: store.reportingEvents { _ in },
+                        clock: clock,
+                        otherInstance: other,
+                        stream: { store.stream($0) }
+                    )
+                    : .init(synchronous: store, clock: clock, otherInstance: other, stream: { store.stream($0) })
             )
         }
     }

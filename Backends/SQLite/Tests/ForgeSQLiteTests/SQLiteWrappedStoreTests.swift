@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// A SQLite store wrapped for events (so that a server logs it) keeps what the store has: a service or a reaper that
-/// takes an `AsyncExpiringKVStoring` takes it, lifetimes pass the expiry suite in both forms, and a transaction's
-/// writes through it are reported.
+/// takes an `AsyncExpiringKVStoring` takes it (`SQLiteKVStoreExpiryTests` runs the expiry suite on it), and a
+/// transaction's writes through it are reported.
 struct SQLiteWrappedStoreTests {
     /// What a server's service is written against.
     private struct SessionService {
@@ -13,17 +13,6 @@ struct SQLiteWrappedStoreTests {
 
         func open(_ token: String) async throws {
             try await store.set(KVKey<String>("session"), value: token, expiresAfter: .seconds(60))
-        }
-    }
-
-    @Test(arguments: ExpiryConformance.checks)
-    func aLoggedStoreExpiresLikeEveryStore(_ check: ExpiryConformance.Check) async throws {
-        try await withTemporaryFolder { folder in
-            let clock = ManualExpiryClock()
-            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
-            let store = SQLiteKVStore(database: database, namespace: "store", expiry: KVExpiry(clock: clock))
-                .reportingEvents { _ in }
-            try await check.run(on: .init(store: store, clock: clock, stream: { store.stream($0) }))
         }
     }
 
@@ -43,9 +32,10 @@ struct SQLiteWrappedStoreTests {
             _ = ExpiryReaper(store: service.store, interval: .seconds(1))
             clock.advance(by: .seconds(61))
             #expect(try await service.store.reclaimExpiredValues(limit: 10) == 1)
-            let reclaimed = events.withLock { $0 }.contains { event in
-                if case .expiredValuesReclaimed(1) = event.kind { true } else { false }
-            }
+            let reclaimed = events.withLock { $0 }
+                .contains { event in
+                    if case .expiredValuesReclaimed(1) = event.kind { true } else { false }
+                }
             #expect(reclaimed)
         }
     }
