@@ -1,6 +1,6 @@
 public import ForgeKVStore
 public import Foundation
-internal import Synchronization
+internal import ForgeCore
 
 /// A clock that stands still until a test moves it: give it to a store (`KVExpiry(clock:)`) and a value's lifetime
 /// ends when the test says so, never because the machine was slow.
@@ -17,12 +17,12 @@ internal import Synchronization
 /// or ``set(to:)`` reaches the time it waits for.
 public final class ManualExpiryClock: ExpiryClock {
     /// The time, and the sleepers waiting for a later one.
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A clock that reads `start`; defaults to 2026-01-01 00:00:00 UTC, so that tests print the same dates on every
     /// run.
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        self.state = Mutex(State(now: start))
+        self.state = LockedState(State(now: start))
     }
 
     /// The time the clock reads.
