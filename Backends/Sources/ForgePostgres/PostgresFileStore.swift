@@ -42,6 +42,16 @@ public import PostgresNIO
 /// `delete(_:)` (``removeFile(at:)``) takes the same lock, and `deleteAll()` (``removeAll()``) one on the whole
 /// namespace.
 ///
+/// ## Transactions
+/// Its saves and deletes join a `StorageTransaction` with the writes of every ForgePostgres store on the same client,
+/// whatever their table: a server's upload and the record that names it commit together, or neither does.
+/// ```swift
+/// try await StorageTransaction.run { transaction in
+///     try transaction.save(upload, to: "uploads/\(id).pdf", in: files)
+///     try transaction.set(UploadKeys.latest, value: id, in: settings)   // a PostgresKVStore on `client`
+/// }
+/// ```
+///
 /// ## Memory
 /// A save holds the caller's `Data` and the one chunk being sent; a load builds one `Data`, its capacity reserved from
 /// the stored size, and holds the one chunk being received. A file of any size costs one copy of it in memory.
@@ -148,17 +158,25 @@ extension PostgresFileStore: AsyncFileStoring, AsyncFileBackend {
     public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
         try await perform(.write(path.string)) { [self] connection in
             try await inTransaction(connection) { connection in
-                try await lockTopFolder(of: path, on: connection)
-                let found = try await conflicts(of: path, on: connection)
-                if found.parentIsFile { throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile) }
-                if found.isFolder { throw FileStoreError.writeFailed(path: path.string, reason: .isFolder) }
-                if found.oldContent != nil, !replacing { throw FileStoreError.alreadyExists(path: path.string) }
-                let content = UUID()
-                try await writeChunks(of: data, as: content, on: connection)
-                try await pointRow(of: path, at: content, size: data.count, on: connection)
-                if let old = found.oldContent { try await deleteChunks(of: old, on: connection) }
+                try await write(data, at: path, replacing: replacing, on: connection)
             }
         }
+    }
+
+    /// Stores `data` at `path` in the transaction open on `connection`: a save alone, or a `StorageTransaction`'s.
+    ///
+    /// - Throws: `FileStoreError/alreadyExists(path:)`, `FileStoreError/writeFailed(path:reason:)` with `parentIsFile`
+    ///   or `isFolder`, or what the server throws.
+    func write(_ data: Data, at path: StoredFilePath, replacing: Bool, on connection: PostgresConnection) async throws {
+        try await lockTopFolder(of: path, on: connection)
+        let found = try await conflicts(of: path, on: connection)
+        if found.parentIsFile { throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile) }
+        if found.isFolder { throw FileStoreError.writeFailed(path: path.string, reason: .isFolder) }
+        if found.oldContent != nil, !replacing { throw FileStoreError.alreadyExists(path: path.string) }
+        let content = UUID()
+        try await writeChunks(of: data, as: content, on: connection)
+        try await pointRow(of: path, at: content, size: data.count, on: connection)
+        if let old = found.oldContent { try await deleteChunks(of: old, on: connection) }
     }
 
     /// Removes the file at `path` and its content in one statement; false when no file is stored there.
@@ -167,24 +185,32 @@ extension PostgresFileStore: AsyncFileStoring, AsyncFileBackend {
     public func removeFile(at path: StoredFilePath) async throws -> Bool {
         try await perform(.delete(path.string)) { [self] connection in
             try await inTransaction(connection) { connection in
-                try await lockTopFolder(of: path, on: connection)
-                let query: PostgresQuery = """
-                    WITH gone AS (
-                        DELETE FROM \(unescaped: table.files) WHERE \
-                        namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) \
-                        AND namespace = \(storedNamespace) AND path = \(path.string) RETURNING content_id
-                    ), chunks_gone AS (
-                        DELETE FROM \(unescaped: table.chunks) WHERE content_id IN (SELECT content_id FROM gone)
-                    )
-                    SELECT count(*) FROM gone
-                    """
-                if try await single(Int64.self, query, on: connection) ?? 0 > 0 { return true }
-                if try await isFolder(path, on: connection) {
-                    throw FileStoreError.deleteFailed(path: path.string, reason: .isFolder)
-                }
-                return false
+                try await removeFile(at: path, on: connection)
             }
         }
+    }
+
+    /// Removes the file at `path` and its content in the transaction open on `connection`; false when no file is
+    /// stored there.
+    ///
+    /// - Throws: `FileStoreError/deleteFailed(path:reason:)` with `isFolder`, or what the server throws.
+    func removeFile(at path: StoredFilePath, on connection: PostgresConnection) async throws -> Bool {
+        try await lockTopFolder(of: path, on: connection)
+        let query: PostgresQuery = """
+            WITH gone AS (
+                DELETE FROM \(unescaped: table.files) WHERE \
+                namespace_hash = sha256(convert_to(\(storedNamespace), 'UTF8')) \
+                AND namespace = \(storedNamespace) AND path = \(path.string) RETURNING content_id
+            ), chunks_gone AS (
+                DELETE FROM \(unescaped: table.chunks) WHERE content_id IN (SELECT content_id FROM gone)
+            )
+            SELECT count(*) FROM gone
+            """
+        if try await single(Int64.self, query, on: connection) ?? 0 > 0 { return true }
+        if try await isFolder(path, on: connection) {
+            throw FileStoreError.deleteFailed(path: path.string, reason: .isFolder)
+        }
+        return false
     }
 
     /// Whether a file is stored at `path`.

@@ -1,10 +1,14 @@
+import ForgeFileStore
 import ForgeKVStore
 import ForgePostgres
+import Foundation
 import ForgeStorageTesting
 import Testing
 
 /// The behaviour every store that joins a `StorageTransaction` shares (ForgeStorageTesting's suite), run against
-/// `PostgresKVStore`, alone and wrapped for events and for faults, each check on a fresh namespace.
+/// `PostgresKVStore`, alone and wrapped for events and for faults, and against `PostgresFileStore`, alone and beside
+/// a settings store of the same client (an upload and its record committed together), each check on a fresh
+/// namespace.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
 struct PostgresTransactionConformanceTests {
     /// How the store is seen.
@@ -22,6 +26,27 @@ struct PostgresTransactionConformanceTests {
                 case .faults: TransactionConformance.Subject(keyValues: stores[0].injectingFaults())
                 }
             try await check.run(on: subject)
+        }
+    }
+
+    @Test(arguments: TransactionConformance.checks)
+    func fileSavesAreAllOrNothing(check: TransactionConformance.Check) async throws {
+        try await TestServer.withFileStores { files, _ in
+            try await check.run(on: TransactionConformance.Subject(files: files))
+        }
+    }
+
+    @Test(arguments: TransactionConformance.checks)
+    func anUploadAndItsRecordCommitTogether(check: TransactionConformance.Check) async throws {
+        try await TestServer.withFileStores { files, _ in
+            let settings = PostgresKVStore(client: files.client, namespace: "test-\(UUID().uuidString)")
+            do {
+                try await check.run(on: TransactionConformance.Subject(keyValues: settings, files: files))
+            } catch {
+                try? await settings.removeAll()
+                throw error
+            }
+            try await settings.removeAll()
         }
     }
 }

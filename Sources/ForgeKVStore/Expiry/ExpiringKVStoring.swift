@@ -5,8 +5,10 @@ public import Foundation
 /// streams of a ``ReactiveKVStore`` over the store, which emit nil.
 ///
 /// ``InMemoryKVStore``, ``DiskKVStore``, and the SQLite and PostgreSQL key-value stores keep lifetimes, and expire
-/// values alike; a store built on ``KVBackend`` that keeps ``KVStoredValue/expiresAt`` declares this protocol and gets
-/// every requirement from the library. The space of expired values is reclaimed by the store's writes and by an
+/// values alike; a store built on ``KVBackend`` that keeps ``KVStoredValue/expiresAt`` and gives its backend an
+/// `expiry` declares this protocol and gets every requirement from the library. A store that declares it without
+/// keeping lifetimes fails loudly at its first write with one, rather than keep a value that never expires: see
+/// `set(_:value:lifetime:)`. The space of expired values is reclaimed by the store's writes and by an
 /// ``ExpiryReaper`` (see ``KVExpiry``).
 ///
 /// ```swift

@@ -10,9 +10,12 @@ extension ExpiringKVStoring where Self: KVBackend {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``,
     ///   ``KVStoreError/removeFailed(key:underlying:)`` of an older name, or for ``KVLifetime/unchanged`` the
     ///   ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime; the previous value is kept when the
-    ///   write fails.
+    ///   write fails. A store that keeps no lifetimes fails loudly, with `writeFailed` and `FailureReason.other`: one
+    ///   whose `expiry` is nil before it writes anything, and one that gives the value back without its lifetime (read
+    ///   back once, at the first write with a lifetime through its ``KVExpiry``) once it has removed that value.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws {
         let encoded = try KVStoredValue(encoding: value, key: key.key)
+        try lifetime.refuseWithoutExpiry(expiry, key: key.key)
         let expiresAt: Date? =
             switch lifetime {
             case .forever: nil
@@ -21,7 +24,14 @@ extension ExpiringKVStoring where Self: KVBackend {
             // The lifetime of the value the key reads: under its own name, or else the first older name that holds one.
             case .unchanged: try key.storedNames.lazy.compactMap { try self.liveValue(named: $0) }.first?.expiresAt
             }
-        try store(encoded.expiring(at: expiresAt), named: key.key)
+        let stored = encoded.expiring(at: expiresAt)
+        try store(stored, named: key.key)
+        if expiresAt != nil, settings.checksLifetimes,
+            settings.droppedLifetime(of: stored, readBack: try storedValue(named: key.key))
+        {
+            try removeValue(named: key.key)
+            throw KVExpiry.lifetimeNotKept(key.key, dropped: true)
+        }
         if let expiresAt {
             // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
             // them.
@@ -63,6 +73,7 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
     ///   for ``KVLifetime/unchanged`` the ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws {
         let encoded = try KVStoredValue(encoding: value, key: key.key)
+        try lifetime.refuseWithoutExpiry(expiry, key: key.key)
         let expiresAt: Date? =
             switch lifetime {
             case .forever: nil
@@ -71,7 +82,14 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
             case .unchanged:
                 try await liveValues(named: key.storedNames).firstValue(in: key.storedNames)?.expiresAt
             }
-        try await store(encoded.expiring(at: expiresAt), named: key.key)
+        let stored = encoded.expiring(at: expiresAt)
+        try await store(stored, named: key.key)
+        if expiresAt != nil, settings.checksLifetimes,
+            settings.droppedLifetime(of: stored, readBack: try await storedValues(named: [key.key])[key.key])
+        {
+            try await removeValues(named: [key.key])
+            throw KVExpiry.lifetimeNotKept(key.key, dropped: true)
+        }
         if let expiresAt {
             // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
             // them.
@@ -105,6 +123,18 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
 }
 
 extension KVLifetime {
+    /// Throws, before anything is written, for a lifetime that sets a date on a store that keeps no lifetimes
+    /// (`expiry` nil): declaring ``ExpiringKVStoring`` on such a store fails loudly at its first write with a lifetime
+    /// rather than store a value that never expires.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)`` naming `key`.
+    func refuseWithoutExpiry(_ expiry: KVExpiry?, key: String) throws {
+        switch self {
+        case .after, .until: if expiry == nil { throw KVExpiry.lifetimeNotKept(key, dropped: false) }
+        case .forever, .unchanged: return
+        }
+    }
+
     /// `date`, unless it is not a number (`Date(timeIntervalSince1970: .nan)`), which no store can keep.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key`.

@@ -17,13 +17,15 @@ extension StorageTransaction {
     /// moment this is staged, not applied), by the store's clock, as ``ExpiringKVStoring/set(_:value:expiresAfter:)``
     /// stores it.
     ///
-    /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does.
+    /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does, and ``KVStoreError/writeFailed(key:underlying:)`` for a
+    ///   store that keeps no lifetimes (its `expiry` is nil).
     public func set<T: Codable & Sendable>(
         _ key: KVKey<T>,
         value: T,
         expiresAfter lifetime: Duration,
         in store: some TransactionalKVStore & AsyncExpiringKVStoring
     ) throws {
+        try KVLifetime.after(lifetime).refuseWithoutExpiry(store.expiry, key: key.key)
         let expiry = store.expiry ?? KVExpiry()
         try set(key, value: value, expiresAt: expiry.expirationDate(after: lifetime), in: store)
     }
@@ -31,13 +33,15 @@ extension StorageTransaction {
     /// Stores `value` for `key` in `store` when the transaction is applied, to expire at `date` (rounded up to the
     /// millisecond, as every store keeps it); a date already past stores a value that reads as missing.
     ///
-    /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does.
+    /// - Throws: As ``set(_:value:in:)-(KVKey<T>,_,_)`` does, and ``KVStoreError/writeFailed(key:underlying:)`` for a
+    ///   store that keeps no lifetimes (its `expiry` is nil).
     public func set<T: Codable & Sendable>(
         _ key: KVKey<T>,
         value: T,
         expiresAt date: Date,
         in store: some TransactionalKVStore & AsyncExpiringKVStoring
     ) throws {
+        try KVLifetime.until(date).refuseWithoutExpiry(store.expiry, key: key.key)
         let stored = try KVStoredValue(encoding: value, key: key.key)
             .expiring(at: KVLifetime.checked(date, for: key.key))
         try stage(
