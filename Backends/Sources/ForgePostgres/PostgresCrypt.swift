@@ -201,23 +201,37 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         let item = sealer.item(for: name)
         let sealed = try sealer.seal(secret, as: item)
         try await perform(.write(name)) { [self] connection in
-            // Further passes follow a header that was removed, and written back here, or that holds this vault in
-            // other bytes (written again by other SQL), which the statement then expects.
-            var header = sealer.header
-            for _ in 0..<3 {
-                if try await upsert(sealed, named: item.name, header: header, on: connection) { return }
-                if let found = try await readHeader(on: connection) {
-                    try checkWrite(by: sealer, on: found)
-                    header = found
-                } else {
-                    try await insertHeader(sealer.header, on: connection)
-                }
-            }
-            throw CryptStoreError.writeFailed(
-                key: name,
-                underlying: "the header of namespace '\(namespace)' kept changing during the write"
-            )
+            try await store(sealed, as: item, named: name, by: sealer, on: connection)
         }
+    }
+
+    /// Stores `sealed`, the secret of `name` sealed by `sealer` as `item`, on `connection`: alone, or in a
+    /// `StorageTransaction`'s transaction.
+    ///
+    /// - Throws: As ``store(_:named:)`` does, or what the server throws.
+    func store(
+        _ sealed: Data,
+        as item: SecretSealer.Item,
+        named name: String,
+        by sealer: SecretSealer,
+        on connection: PostgresConnection
+    ) async throws {
+        // Further passes follow a header that was removed, and written back here, or that holds this vault in
+        // other bytes (written again by other SQL), which the statement then expects.
+        var header = sealer.header
+        for _ in 0..<3 {
+            if try await upsert(sealed, named: item.name, header: header, on: connection) { return }
+            if let found = try await readHeader(on: connection) {
+                try checkWrite(by: sealer, on: found)
+                header = found
+            } else {
+                try await insertHeader(sealer.header, on: connection)
+            }
+        }
+        throw CryptStoreError.writeFailed(
+            key: name,
+            underlying: "the header of namespace '\(namespace)' kept changing during the write"
+        )
     }
 
     /// Removes the secret stored under `name`; succeeds when there is none.
@@ -409,18 +423,29 @@ extension PostgresCrypt {
     /// - Throws: The errors of ``checkWrite(by:on:)``, or `operation`'s error.
     private func removeRows(_ operation: StoreOperation, item itemName: String?, sealer: SecretSealer) async throws {
         try await perform(operation) { [self] connection in
-            // Further passes follow a header that holds this vault in other bytes (written again by other SQL).
-            var header = sealer.header
-            for _ in 0..<3 {
-                let found = try await delete(item: itemName, unlessTheHeaderIsOtherThan: header, on: connection)
-                guard let found, found != header else { return }
-                try checkWrite(by: sealer, on: found)
-                header = found
-            }
-            throw operation.cryptStoreError(
-                .other("the header of namespace '\(namespace)' kept changing during the removal")
-            )
+            try await removeRows(operation, item: itemName, sealer: sealer, on: connection)
         }
+    }
+
+    /// Removes the rows as ``removeRows(_:item:sealer:)`` does, on `connection`: alone, or in a
+    /// `StorageTransaction`'s transaction.
+    func removeRows(
+        _ operation: StoreOperation,
+        item itemName: String?,
+        sealer: SecretSealer,
+        on connection: PostgresConnection
+    ) async throws {
+        // Further passes follow a header that holds this vault in other bytes (written again by other SQL).
+        var header = sealer.header
+        for _ in 0..<3 {
+            let found = try await delete(item: itemName, unlessTheHeaderIsOtherThan: header, on: connection)
+            guard let found, found != header else { return }
+            try checkWrite(by: sealer, on: found)
+            header = found
+        }
+        throw operation.cryptStoreError(
+            .other("the header of namespace '\(namespace)' kept changing during the removal")
+        )
     }
 
     /// Deletes the row of the item `itemName`, or every item's row when it is nil, in one statement that locks the

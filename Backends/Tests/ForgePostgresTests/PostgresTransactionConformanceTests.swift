@@ -1,3 +1,4 @@
+import ForgeCrypt
 import ForgeFileStore
 import ForgeKVStore
 import ForgePostgres
@@ -6,9 +7,9 @@ import ForgeStorageTesting
 import Testing
 
 /// The behaviour every store that joins a `StorageTransaction` shares (ForgeStorageTesting's suite), run against
-/// `PostgresKVStore`, alone and wrapped for events and for faults, and against `PostgresFileStore`, alone and beside
-/// a settings store of the same client (an upload and its record committed together), each check on a fresh
-/// namespace.
+/// `PostgresKVStore`, alone and wrapped for events and for faults, against `PostgresFileStore` and `PostgresCrypt`
+/// alone, and against the three kinds on one client (an upload, its record and a token committed together), each
+/// check on fresh namespaces.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
 struct PostgresTransactionConformanceTests {
     /// How the store is seen.
@@ -37,16 +38,33 @@ struct PostgresTransactionConformanceTests {
     }
 
     @Test(arguments: TransactionConformance.checks)
-    func anUploadAndItsRecordCommitTogether(check: TransactionConformance.Check) async throws {
+    func secretsAreAllOrNothing(check: TransactionConformance.Check) async throws {
+        try await TestServer.withCrypts { secrets in
+            try await check.run(on: TransactionConformance.Subject(secrets: secrets[0]))
+        }
+    }
+
+    @Test(arguments: TransactionConformance.checks)
+    func theThreeKindsOfOneClientCommitTogether(check: TransactionConformance.Check) async throws {
         try await TestServer.withFileStores { files, _ in
-            let settings = PostgresKVStore(client: files.client, namespace: "test-\(UUID().uuidString)")
+            let namespace = "test-\(UUID().uuidString)"
+            let settings = PostgresKVStore(client: files.client, namespace: namespace)
+            let secrets = PostgresCrypt(
+                client: files.client,
+                namespace: namespace,
+                masterKey: .symmetric(SymmetricKey(size: .bits256))
+            )
             do {
-                try await check.run(on: TransactionConformance.Subject(keyValues: settings, files: files))
+                try await check.run(
+                    on: TransactionConformance.Subject(keyValues: settings, files: files, secrets: secrets)
+                )
             } catch {
                 try? await settings.removeAll()
+                try? await secrets.deleteAll()
                 throw error
             }
             try await settings.removeAll()
+            try await secrets.deleteAll()
         }
     }
 }
