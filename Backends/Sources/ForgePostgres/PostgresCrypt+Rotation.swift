@@ -11,9 +11,11 @@ extension PostgresCrypt {
     /// Seals every secret of this namespace again under `newKey`, in one database transaction, and returns the store
     /// opened with it.
     ///
-    /// This store, and every other store still on the old key, in any process, stops opening the namespace when the
-    /// transaction commits: use the store returned. When the namespace already has `newKey` (a rotation run again, or
-    /// `newKey` is this store's key), nothing is changed and the store returned is opened with it.
+    /// This store and its copies (a store wrapped for events or faults, a service's) go on with `newKey` once it
+    /// returns: a server rotates without handing a new instance to every holder of this one. Every other store still
+    /// on the old key, in any process, stops opening the namespace when the transaction commits. The store returned
+    /// is opened with `newKey` too. When the namespace already has `newKey` (a rotation run again, or `newKey` is this
+    /// store's key), nothing is changed.
     ///
     /// The transaction locks the namespace's header row, reads every item, seals each again under the new key (under
     /// its new name, the old row removed) and replaces the header with the new key's; nothing is applied until it
@@ -76,7 +78,9 @@ extension PostgresCrypt {
                     connectionWait: connectionWait
                 )
                 guard (try? await store.prepare()) != nil else { throw error }
-                return try await store.rotateMasterKey(to: newKey, progress: progress)
+                let rotated = try await store.rotateMasterKey(to: newKey, progress: progress)
+                if let sealer = rotated.sealerSlot.current { sealerSlot.keep(sealer) }
+                return rotated
             default:
                 throw error
             }
@@ -93,7 +97,10 @@ extension PostgresCrypt {
     }
 
     /// This store's client, table, namespace and connection wait, opened with `masterKey`, whose sealer `sealer` is.
+    ///
+    /// This store and its copies go on with `sealer` too: a holder of this store needs no new instance.
     private func opened(with masterKey: MasterKey, sealer: SecretSealer) -> PostgresCrypt {
+        sealerSlot.keep(sealer)
         let store = PostgresCrypt(
             client: client,
             namespace: namespace,

@@ -24,6 +24,28 @@ struct PostgresCryptRotationTests {
         }
     }
 
+    @Test func theRotatingStoreAndItsCopiesGoOnWithTheNewKey() async throws {
+        let oldKey = MasterKey.symmetric(SymmetricKey(size: .bits256))
+        let newKey = MasterKey.symmetric(SymmetricKey(size: .bits256))
+        try await TestServer.withRotatedCrypts(masterKey: oldKey) { stores in
+            let store = stores[0]
+            let logged = store.reportingEvents { _ in }  // what a service holds: a copy, wrapped
+            let key = CryptKey<String>(key: "token")
+            try await store.set("t0k3n", for: key)
+
+            try await store.rotateMasterKey(to: newKey)
+
+            #expect(try await store.get(key) == "t0k3n")
+            #expect(try await logged.get(key) == "t0k3n")
+            try await logged.set("later", for: CryptKey<String>(key: "after.rotation"))
+            let reopened = PostgresCrypt(client: store.client, namespace: store.namespace, masterKey: newKey)
+            #expect(try await reopened.get(CryptKey<String>(key: "after.rotation")) == "later")
+            await #expect(throws: CryptStoreError.self, "another instance on the old key is refused") {
+                try await PostgresCrypt(client: store.client, namespace: store.namespace, masterKey: oldKey).keys()
+            }
+        }
+    }
+
     @Test(arguments: [0, 1, 1_201])
     func everySecretMovesToTheNewKey(count: Int) async throws {
         let oldKey = MasterKey.symmetric(SymmetricKey(size: .bits256))

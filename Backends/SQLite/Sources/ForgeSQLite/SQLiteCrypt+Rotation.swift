@@ -8,9 +8,10 @@ extension SQLiteCrypt {
     /// Seals every secret of this namespace again under `newKey`, in one transaction, and returns the store opened with
     /// it.
     ///
-    /// This store, and every other store still on the old key, stops opening the namespace when the transaction
-    /// commits: use the store returned. When the namespace already has `newKey` (a rotation run again), nothing is
-    /// changed and the store returned is opened with it.
+    /// This store and its copies (a store wrapped for events or faults, a service's) go on with `newKey` once it
+    /// returns: a server rotates without handing a new instance to every holder of this one. Every other store still
+    /// on the old key stops opening the namespace when the transaction commits. The store returned is opened with
+    /// `newKey` too. When the namespace already has `newKey` (a rotation run again), nothing is changed.
     ///
     /// Every secret is resealed, the old rows removed and the new header written in one immediate transaction: a crash
     /// at any point leaves the namespace on the old key or the new one. Readers go on with the old key until the
@@ -69,7 +70,9 @@ extension SQLiteCrypt {
                     durability: durability
                 )
                 guard (try? store.sealer()) != nil else { throw error }
-                return try store.rotateMasterKey(to: newKey, progress: progress)
+                let rotated = try store.rotateMasterKey(to: newKey, progress: progress)
+                preparation.keep(try rotated.sealer())
+                return rotated
             default:
                 throw error
             }
@@ -77,7 +80,10 @@ extension SQLiteCrypt {
     }
 
     /// This store's database, namespace and durability, opened with `masterKey`, whose sealer `sealer` is.
+    ///
+    /// This store and its copies go on with `sealer` too: a holder of this store needs no new instance.
     private func opened(with masterKey: MasterKey, sealer: SecretSealer) -> SQLiteCrypt {
+        preparation.keep(sealer)
         let store = SQLiteCrypt(database: database, namespace: namespace, masterKey: masterKey, durability: durability)
         store.preparation.keep(sealer)
         return store

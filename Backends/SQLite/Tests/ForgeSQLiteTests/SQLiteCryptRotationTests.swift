@@ -136,6 +136,30 @@ struct SQLiteCryptRotationTests {
         }
     }
 
+    // MARK: The store in use
+
+    @Test func theRotatingStoreAndItsCopiesGoOnWithTheNewKey() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey(1))
+            let logged = store.reportingEvents { _ in }  // what a service holds: a copy, wrapped
+            let copy = store
+            try fill(store)
+
+            try store.rotateMasterKey(to: testMasterKey(2))
+
+            #expect(Self.readsEverySecret(store))
+            #expect(Self.readsEverySecret(copy))
+            #expect(try logged.get(CryptKey<String>(key: Self.secrets[0].key)) == Self.secrets[0].value)
+            try logged.set("later", for: CryptKey<String>(key: "after.rotation"))
+            let reopened = SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey(2))
+            #expect(try reopened.get(CryptKey<String>(key: "after.rotation")) == "later", "sealed under the new key")
+            #expect(throws: CryptStoreError.self, "another instance on the old key is refused") {
+                try SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: testMasterKey(1)).keys()
+            }
+        }
+    }
+
     // MARK: Readers during and after
 
     @Test func storesOfTheOldKeyReadUntilTheCommitAndAreToldAfterIt() async throws {
