@@ -114,6 +114,26 @@ struct EncryptedFileCryptRotationTests {
         }
     }
 
+    @Test func theRotatingStoreAndItsCopiesGoOnWithTheNewKey() async throws {
+        try await withTemporaryFolder { folder in
+            let (oldKey, newKey) = (
+                KeyKind.symmetric.makeKey("old", in: folder), KeyKind.passphrase.makeKey("new", in: folder)
+            )
+            let store = try vault(folder, oldKey)
+            let logged = store.reportingEvents { _ in }  // what a service holds: a copy, wrapped
+            try fill(store)
+
+            try store.rotateMasterKey(to: newKey)
+
+            try expectAllSecrets(in: store, "the store that rotated")
+            try logged.set("later", for: CryptKey<String>(key: "after.rotation"))
+            #expect(try vault(folder, newKey).get(CryptKey<String>(key: "after.rotation")) == "later")
+            #expect(throws: CryptStoreError.self, "another store on the old key is refused") {
+                _ = try vault(folder, oldKey)
+            }
+        }
+    }
+
     @Test func aNewKeyFileIsCreatedOwnerOnlyAndTheOldOneIsLeftAsItIs() async throws {
         try await withTemporaryFolder { folder in
             let oldURL = folder.appendingPathComponent("old.key")

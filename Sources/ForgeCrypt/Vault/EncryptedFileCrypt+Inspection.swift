@@ -21,6 +21,7 @@ extension EncryptedFileCrypt {
     ///   ``CryptStoreError/vaultReplaced(path:)`` when it now holds another vault, or
     ///   ``CryptStoreError/masterKeyRotated(path:)`` when this store's key no longer opens it.
     public func itemCount() throws -> Int {
+        let vault = vault
         if let rotation = try vault.checkHeader() { return rotation.itemCount }
         return try Self.countItems(in: vault.folder)
     }

@@ -29,6 +29,7 @@ extension EncryptedFileCrypt {
     ///   ``CryptStoreError/vaultReplaced(path:)`` when the folder now holds another vault, or
     ///   ``CryptStoreError/listFailed(underlying:)`` when the folder or an item cannot be read.
     public func storedNames() throws -> [String] {
+        let vault = vault
         let rotation: VaultRotation?
         do {
             // A stale store never lists, or calls tampered, the items of a vault created since in its folder.

@@ -6,9 +6,9 @@ internal import Foundation
 extension EncryptedFileCrypt {
     /// Seals every item of this vault again under `newKey`, in this process, and returns the store opened with it.
     ///
-    /// This store, and every other store still opened with the old key, stops opening the vault once the rotation
-    /// switches: use the store returned. When the vault already has `newKey` and no rotation is under way, nothing is
-    /// changed and the store returned is opened with it; an interrupted rotation is finished first. See
+    /// This store and its copies go on with `newKey` once it returns, and it returns this store; every other store
+    /// still opened with the old key stops opening the vault once the rotation switches. When the vault already has
+    /// `newKey` and no rotation is under way, nothing is changed; an interrupted rotation is finished first. See
     /// <doc:RotatingTheMasterKey> for the phases, what readers and writers see meanwhile, and interruptions.
     ///
     /// ```swift
@@ -36,8 +36,11 @@ extension EncryptedFileCrypt {
         progress: (MasterKeyRotationStep) -> Void = { _ in }
     ) throws(CryptStoreError) -> EncryptedFileCrypt {
         try newKey.validate()
+        let vault = vault
         let sealer = try vault.rotate(to: newKey, progress: progress)
-        return EncryptedFileCrypt(self, sealer: sealer)
+        // This store and its copies go on with the new key: whoever holds one needs no new instance.
+        opened.withLock { $0 = OpenedVault(folder: vault.folder, sealer: sealer) }
+        return self
     }
 
     /// Changes the master key of the vault of `namespace` in `directory` from `oldKey` to `newKey`, or finishes a
@@ -109,14 +112,5 @@ extension EncryptedFileCrypt {
             }
         }
         return try store.rotateMasterKey(to: newKey, progress: progress)
-    }
-
-    /// `store`, on `sealer`: the same folder, opened with another key.
-    private init(_ store: EncryptedFileCrypt, sealer: SecretSealer) {
-        self.directory = store.directory
-        self.namespace = store.namespace
-        self.fileProtection = store.fileProtection
-        self.folderURL = store.folderURL
-        self.vault = OpenedVault(folder: store.vault.folder, sealer: sealer)
     }
 }

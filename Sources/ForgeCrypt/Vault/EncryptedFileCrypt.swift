@@ -72,9 +72,12 @@ public struct EncryptedFileCrypt: Sendable {
     /// The vault folder: ``directory``, then the escaped ``namespace``.
     public let folderURL: URL
 
-    /// The header this store opened the vault with, its folder, and the keys derived from it.
-    let vault: OpenedVault
-    private var vaultKeys: VaultKeys { vault.keys }
+    /// The vault as this store and its copies have it open: a rotation through any of them opens it with the new
+    /// key for all.
+    let opened: LockedState<OpenedVault>
+    /// The header this store opened the vault with, its folder, and the keys derived from it; each call reads it once,
+    /// so that one call uses one key, whatever a rotation does meanwhile.
+    var vault: OpenedVault { opened.withLock { $0 } }
 
     /// The permission bits of the vault folder.
     static let folderPermissions: UInt16 = 0o700
@@ -120,14 +123,14 @@ public struct EncryptedFileCrypt: Sendable {
         }
         self.folderURL = folder.url
         try masterKey.validate()
-        self.vault = try OpenedVault(in: folder, masterKey: masterKey)
+        self.opened = LockedState(try OpenedVault(in: folder, masterKey: masterKey))
     }
 
     /// The file that holds (or would hold) the item stored under `key`.
     ///
     /// Its name is a keyed hash: without the master key, nobody can tell which key a file belongs to.
     public func fileURL<Value>(for key: CryptKey<Value>) -> URL {
-        folderURL.appendingPathComponent(vaultKeys.item(for: key.key).fileName, isDirectory: false)
+        folderURL.appendingPathComponent(vault.keys.item(for: key.key).fileName, isDirectory: false)
     }
 
     private var folder: StoreFolder { vault.folder }
@@ -158,6 +161,7 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     ///   master key, or ``CryptStoreError/readFailed(key:underlying:)``.
     public func storedSecret(named name: String) throws -> Data? {
         // One look-up of the key's item finds the file and opens it.
+        let vault = vault
         let item = vault.sealer.item(for: name)
         if let file = try readItem(item.vaultItem.fileName, for: name) { return try vault.sealer.open(file, as: item) }
         if let old = vault.sealer.oldKeySealer {
@@ -191,6 +195,7 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     ///   secret is kept.
     public func store(_ secret: Data, named name: String) throws {
         // One look-up of the key's item seals the secret and names its file.
+        let vault = vault
         let item = vault.sealer.item(for: name)
         let file = try vault.sealer.seal(secret, as: item)
         try vault.writeItem(file, named: item.vaultItem.fileName, for: name)
@@ -202,9 +207,10 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     ///   ``CryptStoreError/rotationInProgress(path:)`` while the master key is being changed (nothing is removed),
     ///   ``CryptStoreError/masterKeyRotated(path:)`` or ``CryptStoreError/vaultReplaced(path:)``.
     public func removeSecret(named name: String) throws {
+        let vault = vault
         try vault.removing(for: name) { () throws(CryptStoreError) in
             do throws(FileSystemError) {
-                try folder.remove(vaultKeys.item(for: name).fileName)
+                try folder.remove(vault.keys.item(for: name).fileName)
             } catch  where error.isMissing {
                 // Nothing stored: done.
             } catch {
@@ -222,7 +228,8 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     ///   when its folder cannot be read: that never reads as "not stored"; ``CryptStoreError/masterKeyRotated(path:)``
     ///   when no item is found because the vault has moved to another master key.
     public func hasSecret(named name: String) throws -> Bool {
-        var fileNames = [vaultKeys.item(for: name).fileName]
+        let vault = vault
+        var fileNames = [vault.keys.item(for: name).fileName]
         if let old = vault.sealer.oldKeySealer { fileNames.append(old.keys.item(for: name).fileName) }
         for fileName in fileNames {
             do {
