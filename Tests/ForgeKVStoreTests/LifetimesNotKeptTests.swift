@@ -1,13 +1,10 @@
 import ForgeKVStore
 import ForgeStorageTesting
-import ForgeTestSupport
 import Foundation
 import Testing
 
-/// A store that declares `ExpiringKVStoring` without keeping lifetimes fails loudly at its first write with one, in
-/// both forms, rather than keep a value that never expires: one whose backend has no `expiry` before anything is
-/// written, one that drops `KVStoredValue.expiresAt` once the value it could not keep is removed. A store that keeps
-/// them is read back once.
+/// A store that declares `ExpiringKVStoring` on a backend with no `expiry` fails loudly at its first write with a
+/// lifetime, in both forms, before anything is written, rather than keep a value that never expires.
 struct LifetimesNotKeptTests {
     /// `WritingAStore`'s one-page store (it keeps each value's JSON only), declaring lifetimes it does not keep.
     private struct ClaimingStore: KVBackend, ExpiringKVStoring, AsyncExpiringKVStoring {
@@ -56,27 +53,5 @@ struct LifetimesNotKeptTests {
         #expect(try await asynchronous.get(token) == nil)
         try store.set(token, value: "forever", lifetime: .forever)
         #expect(store.get(token) == "forever", "a write without a lifetime needs none")
-    }
-
-    @Test func aStoreThatDropsTheLifetimeFailsAndKeepsNoValueThatWouldNeverExpire() async throws {
-        let store = ClaimingStore(expiry: KVExpiry())
-        #expect(performing: { try store.set(token, value: "t0k3n", expiresAfter: .seconds(60)) }, throws: isLifetimeNotKept)
-        #expect(store.get(token) == nil)
-        #expect(performing: { try store.set(token, value: "t0k3n", expiresAfter: .seconds(60)) }, throws: isLifetimeNotKept)
-        let asynchronous = AsyncClaimingStore(expiry: KVExpiry())
-        await #expect(
-            performing: { try await asynchronous.set(token, value: "t0k3n", expiresAfter: .seconds(60)) },
-            throws: isLifetimeNotKept
-        )
-        #expect(try await asynchronous.get(token) == nil)
-    }
-
-    @Test func aStoreThatKeepsLifetimesIsReadBackOnce() throws {
-        let events = RecordedEvents()
-        let store = InMemoryKVStore().reportingEvents(to: events.handler)
-        try store.set(token, value: "a", expiresAfter: .seconds(60))
-        try store.set(token, value: "b", expiresAfter: .seconds(60))
-        #expect(events.calls.map(\.event.operation) == [.write, .read, .write])
-        #expect(store.get(token) == "b")
     }
 }

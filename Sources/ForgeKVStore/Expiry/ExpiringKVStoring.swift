@@ -6,8 +6,8 @@ public import Foundation
 ///
 /// ``InMemoryKVStore``, ``DiskKVStore``, and the SQLite and PostgreSQL key-value stores keep lifetimes, and expire
 /// values alike; a store built on ``KVBackend`` that keeps ``KVStoredValue/expiresAt`` and gives its backend an
-/// `expiry` declares this protocol and gets every requirement from the library. A store that declares it without
-/// keeping lifetimes fails loudly at its first write with one, rather than keep a value that never expires: see
+/// `expiry` declares this protocol and gets every requirement from the library. A store that declares it with no
+/// `expiry` fails loudly at its first write with a lifetime, rather than keep a value that never expires: see
 /// `set(_:value:lifetime:)`. The space of expired values is reclaimed by the store's writes and by an
 /// ``ExpiryReaper`` (see ``KVExpiry``).
 ///

@@ -10,9 +10,8 @@ extension ExpiringKVStoring where Self: KVBackend {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``,
     ///   ``KVStoreError/removeFailed(key:underlying:)`` of an older name, or for ``KVLifetime/unchanged`` the
     ///   ``KVStoreError/readFailed(key:underlying:)`` of reading the old lifetime; the previous value is kept when the
-    ///   write fails. A store that keeps no lifetimes fails loudly, with `writeFailed` and `FailureReason.other`: one
-    ///   whose `expiry` is nil before it writes anything, and one that gives the value back without its lifetime (read
-    ///   back once, at the first write with a lifetime through its ``KVExpiry``) once it has removed that value.
+    ///   write fails. A store whose `expiry` is nil keeps no lifetimes: a write with one fails loudly there, with
+    ///   `writeFailed` and `FailureReason.other`, before anything is written.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws {
         let encoded = try KVStoredValue(encoding: value, key: key.key)
         try lifetime.refuseWithoutExpiry(expiry, key: key.key)
@@ -24,14 +23,7 @@ extension ExpiringKVStoring where Self: KVBackend {
             // The lifetime of the value the key reads: under its own name, or else the first older name that holds one.
             case .unchanged: try key.storedNames.lazy.compactMap { try self.liveValue(named: $0) }.first?.expiresAt
             }
-        let stored = encoded.expiring(at: expiresAt)
-        try store(stored, named: key.key)
-        if expiresAt != nil, settings.checksLifetimes,
-            settings.droppedLifetime(of: stored, readBack: try storedValue(named: key.key))
-        {
-            try removeValue(named: key.key)
-            throw KVExpiry.lifetimeNotKept(key.key, dropped: true)
-        }
+        try store(encoded.expiring(at: expiresAt), named: key.key)
         if let expiresAt {
             // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
             // them.
@@ -82,14 +74,7 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
             case .unchanged:
                 try await liveValues(named: key.storedNames).firstValue(in: key.storedNames)?.expiresAt
             }
-        let stored = encoded.expiring(at: expiresAt)
-        try await store(stored, named: key.key)
-        if expiresAt != nil, settings.checksLifetimes,
-            settings.droppedLifetime(of: stored, readBack: try await storedValues(named: [key.key])[key.key])
-        {
-            try await removeValues(named: [key.key])
-            throw KVExpiry.lifetimeNotKept(key.key, dropped: true)
-        }
+        try await store(encoded.expiring(at: expiresAt), named: key.key)
         if let expiresAt {
             // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
             // them.
@@ -130,7 +115,7 @@ extension KVLifetime {
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)`` naming `key`.
     func refuseWithoutExpiry(_ expiry: KVExpiry?, key: String) throws {
         switch self {
-        case .after, .until: if expiry == nil { throw KVExpiry.lifetimeNotKept(key, dropped: false) }
+        case .after, .until: if expiry == nil { throw KVExpiry.lifetimeNotKept(key) }
         case .forever, .unchanged: return
         }
     }

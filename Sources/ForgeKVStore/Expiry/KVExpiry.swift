@@ -72,39 +72,9 @@ public final class KVExpiry: Sendable {
         self.schedule = LockedState(Schedule(next: clock.now.addingTimeInterval(reclaimInterval.timeInterval)))
     }
 
-    /// Whether a store given these settings gave back the lifetime of a value it stored: checked once, at the first
-    /// write with a lifetime, so that a store that drops ``KVStoredValue/expiresAt`` fails loudly there.
-    private let lifetimesKept = LockedState(false)
-
-    /// Whether a write with a lifetime reads its value back to check that the store kept the lifetime: until a
-    /// store given these settings gave one back.
-    var checksLifetimes: Bool { !lifetimesKept.withLock { $0 } }
-
-    /// Whether the store dropped the lifetime of `written`, judged by `back`, what it gave back under the same name:
-    /// true when `back` is `written` without its lifetime. A value that is not the one written (another writer came
-    /// between) proves nothing, and the next write checks again.
-    func droppedLifetime(of written: KVStoredValue, readBack back: KVStoredValue?) -> Bool {
-        guard let back, back.json == written.json else { return false }
-        guard back.expiresAt == nil else {
-            lifetimesKept.withLock { $0 = true }
-            return false
-        }
-        return true
-    }
-
-    /// The error of a write of `key` with a lifetime to a store that keeps none: one that has no ``KVExpiry``
-    /// (its backend's `expiry` is nil), or one that gave the value back without its lifetime (and has removed it,
-    /// since it would never expire).
-    static func lifetimeNotKept(_ key: String, dropped: Bool) -> KVStoreError {
-        .writeFailed(
-            key: key,
-            underlying: .other(
-                dropped
-                    ? "the store dropped the value's lifetime: its backend must store KVStoredValue.expiresAt and "
-                        + "give it back"
-                    : "the store keeps no lifetimes: its backend's `expiry` is nil"
-            )
-        )
+    /// The error of a write of `key` with a lifetime to a store that keeps none: its backend's `expiry` is nil.
+    static func lifetimeNotKept(_ key: String) -> KVStoreError {
+        .writeFailed(key: key, underlying: .other("the store keeps no lifetimes: its backend's `expiry` is nil"))
     }
 
     /// The time a lifetime of `lifetime` ends, counted from now.
