@@ -18,7 +18,8 @@ public import Foundation
 /// with it, and it passes the conformance suites as the wrapped store does. The handler runs synchronously at the end
 /// of each call, on the caller's thread and in its task. It observes the wrapped store's changes
 /// (``KVChangeObserving``) and streams (``AsyncKVStreaming``) when that store has them; they report nothing. A store's
-/// writes a transaction stages on the wrapper are applied to the wrapped store, and report no event.
+/// writes a transaction stages on the wrapper are applied to the wrapped store, and reported as the same writes made
+/// alone, timed as the commit.
 public struct EventReportingKVStore<Base: KVBackend>: Sendable {
     /// The store every call goes to.
     public let base: Base

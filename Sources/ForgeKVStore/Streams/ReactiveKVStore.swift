@@ -272,8 +272,8 @@ extension ReactiveKVStore: KVStoring {
 
 extension ReactiveKVStore: KVChangeObserving {
     /// Calls `onChange` for each write made through this wrapper, by key (nil for ``removeAll()``), and for each change
-    /// the wrapped store tells of when it can: so a ``ReactiveKVStore`` over this one, or a second one over the same
-    /// store, sees the writes made through this one.
+    /// the wrapped store tells of when it can: so a ``ReactiveKVStore`` over this one sees the writes made through this
+    /// one.
     public func observeChanges(_ onChange: @escaping @Sendable (_ key: String?) -> Void) -> ChangeObservation {
         let id = writeObservers.withLock { $0.add(onChange) }
         let outside = (base as? any KVChangeObserving)?.observeChanges(onChange)
