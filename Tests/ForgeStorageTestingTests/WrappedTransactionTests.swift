@@ -93,4 +93,17 @@ struct WrappedTransactionTests {
         #expect(events.calls.allSatisfy { !Self.succeeded($0.call.outcome) })
         #expect(settings.get(KVKey<Int>("count")) == nil)
     }
+
+    @Test func aWrapperInsideTheFaultThatRefusesAChangeNeverSeesIt() async throws {
+        let faults = StoreFaults()
+        let events = RecordedEvents()
+        let settings = InMemoryKVStore().reportingEvents(to: events.handler).injectingFaults(faults)
+        faults.failNext(.write, at: "count", with: .outOfSpace)
+        await #expect(throws: KVStoreError.self) {
+            try await StorageTransaction.run { transaction in
+                try transaction.set(KVKey<Int>("count"), value: 2, in: settings)
+            }
+        }
+        #expect(events.calls.isEmpty, "the same write made alone fails before it reaches the reporter")
+    }
 }

@@ -27,50 +27,78 @@ public final class StorageTransaction: Sendable {
     private struct State: Sendable {
         var runner: (any TransactionRunner)?
         var writes: [StagedWrite] = []
-        /// The changes staged through each wrapper that intercepts them, in the order staged.
-        var intercepted: [(interceptor: any StagedWriteInterceptor, change: StagedWrite.Change)] = []
+        /// The changes staged through wrappers that intercept them, in the order staged.
+        var intercepted: [Intercepted] = []
         var isOpen = true
+    }
+
+    /// A staged change, and the wrappers it was staged through that see it, outermost first.
+    private struct Intercepted: Sendable {
+        let change: StagedWrite.Change
+        let interceptors: [any StagedWriteInterceptor]
     }
 
     /// The writes a closed transaction applies, the runner that applies them and the wrappers that see them.
     private struct Pending {
         let runner: any TransactionRunner
         let writes: [StagedWrite]
-        let intercepted: [(interceptor: any StagedWriteInterceptor, change: StagedWrite.Change)]
+        let intercepted: [Intercepted]
 
         /// Applies the writes with `commit`, once every interceptor let its changes through, and tells each
-        /// interceptor how it ended.
+        /// interceptor that saw a change how the commit ended.
         nonisolated(nonsending) func apply(_ commit: nonisolated(nonsending) () async throws -> Void) async throws {
-            let start = Date()
-            let began = ContinuousClock.now
+            let start = (date: Date(), instant: ContinuousClock.now)
+            var told = intercepted.map(\.interceptors.count)
             do {
-                for (interceptor, change) in intercepted { try interceptor.willCommit(change) }
+                try letThrough(&told)
                 try await commit()
             } catch {
-                report(start: start, duration: ContinuousClock.now - began, error: error)
+                report(since: start, told: told, error: error)
                 throw error
             }
-            report(start: start, duration: ContinuousClock.now - began, error: nil)
+            report(since: start, told: told, error: nil)
         }
 
         /// Applies the writes with the runner's synchronous commit, as ``apply(_:)`` does.
         func applySynchronously() throws {
-            let start = Date()
-            let began = ContinuousClock.now
+            let start = (date: Date(), instant: ContinuousClock.now)
+            var told = intercepted.map(\.interceptors.count)
             do {
-                for (interceptor, change) in intercepted { try interceptor.willCommit(change) }
+                try letThrough(&told)
                 try runner.commit(writes)
             } catch {
-                report(start: start, duration: ContinuousClock.now - began, error: error)
+                report(since: start, told: told, error: error)
                 throw error
             }
-            report(start: start, duration: ContinuousClock.now - began, error: nil)
+            report(since: start, told: told, error: nil)
         }
 
-        /// Tells each interceptor of each change staged through it, in the order staged.
-        private func report(start: Date, duration: Duration, error: (any Error)?) {
-            for (interceptor, change) in intercepted {
-                interceptor.didCommit(change, start: start, duration: duration, error: error)
+        /// Asks the interceptors of each change, outermost first, to let it through. When one refuses, `told` ends
+        /// at it for that change: the wrappers inside it never see the change, as they would not see it made alone.
+        private func letThrough(_ told: inout [Int]) throws {
+            for (index, entry) in intercepted.enumerated() {
+                for (depth, interceptor) in entry.interceptors.enumerated() {
+                    do {
+                        try interceptor.willCommit(entry.change)
+                    } catch {
+                        told[index] = depth + 1
+                        throw error
+                    }
+                }
+            }
+        }
+
+        /// Tells the first `told` interceptors of each change how the commit that began at `start` ended.
+        private func report(
+            since start: (date: Date, instant: ContinuousClock.Instant),
+            told: [Int],
+            error: (any Error)?
+        ) {
+            let duration = ContinuousClock.now - start.instant
+            for (entry, count) in zip(intercepted, told) {
+                for interceptor in entry.interceptors.prefix(count) {
+                    interceptor.didCommit(entry.change, start: start.date, duration: duration, error: error)
+                }
             }
         }
     }
@@ -153,7 +181,8 @@ public final class StorageTransaction: Sendable {
             }
             state.runner = runner
             state.writes.append(StagedWrite(store: participant, change: change))
-            for interceptor in store.interceptorsOfStagedWrites { state.intercepted.append((interceptor, change)) }
+            let interceptors = store.interceptorsOfStagedWrites
+            if !interceptors.isEmpty { state.intercepted.append(Intercepted(change: change, interceptors: interceptors)) }
             return nil
         }
         if let refusal { throw refusal }
