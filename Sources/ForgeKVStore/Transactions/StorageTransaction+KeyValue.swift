@@ -25,8 +25,7 @@ extension StorageTransaction {
         expiresAfter lifetime: Duration,
         in store: some TransactionalKVStore & AsyncExpiringKVStoring
     ) throws {
-        try KVLifetime.after(lifetime).refuseWithoutExpiry(store.expiry, key: key.key)
-        let expiry = store.expiry ?? KVExpiry()
+        guard let expiry = store.expiry else { throw KVExpiry.lifetimeNotKept(key.key) }
         try set(key, value: value, expiresAt: expiry.expirationDate(after: lifetime), in: store)
     }
 
