@@ -129,7 +129,8 @@ struct BoundedFileStoreOrderingTests {
         try await Self.expectCountMatches(cache, probe: 500)
     }
 
-    /// A load of a file chosen for removal, before it is removed, reads it but does not keep it: the save removes it.
+    /// A load that found no file before a `deleteAll()` does not forget the file saved after it: the cache's use
+    /// numbers go on across `deleteAll()`, so the load tells that save from a file it found gone.
     @Test func aLoadThatFoundNothingBeforeDeleteAllKeepsTheFileSavedAfter() async throws {
         let store = HoldingFileStore()
         let cache = store.boundedCache(maxBytes: 1000)
@@ -144,6 +145,7 @@ struct BoundedFileStoreOrderingTests {
         try await Self.expectCountMatches(cache, probe: 800)
     }
 
+    /// A load of a file chosen for removal, before it is removed, reads it but does not keep it: the save removes it.
     @Test func aLoadOfAFileChosenForRemovalDoesNotKeepIt() async throws {
         let store = HoldingFileStore()
         let cache = store.boundedCache(maxBytes: 200)

@@ -43,7 +43,10 @@ struct LifetimesNotKeptTests {
     @Test func aStoreWithoutExpiryRefusesALifetimeAndWritesNothing() async throws {
         let store = ClaimingStore(expiry: nil)
         try store.set(token, value: "old")
-        #expect(performing: { try store.set(token, value: "new", expiresAfter: .seconds(60)) }, throws: isLifetimeNotKept)
+        #expect(
+            performing: { try store.set(token, value: "new", expiresAfter: .seconds(60)) },
+            throws: isLifetimeNotKept
+        )
         #expect(store.get(token) == "old", "nothing is written")
         let asynchronous = AsyncClaimingStore(expiry: nil)
         await #expect(

@@ -73,8 +73,10 @@ public final class StorageTransaction: Sendable {
             report(since: start, told: told, error: nil)
         }
 
-        /// Asks the interceptors of each change, outermost first, to let it through. When one refuses, `told` ends
-        /// at it for that change: the wrappers inside it never see the change, as they would not see it made alone.
+        /// Asks the interceptors of each change, outermost first, to let it through.
+        ///
+        /// When one refuses, `told` ends at it for that change: the wrappers inside it never see the change, as they
+        /// would not see it made alone.
         private func letThrough(_ told: inout [Int]) throws {
             for (index, entry) in intercepted.enumerated() {
                 for (depth, interceptor) in entry.interceptors.enumerated() {
@@ -182,7 +184,9 @@ public final class StorageTransaction: Sendable {
             state.runner = runner
             state.writes.append(StagedWrite(store: participant, change: change))
             let interceptors = store.interceptorsOfStagedWrites
-            if !interceptors.isEmpty { state.intercepted.append(Intercepted(change: change, interceptors: interceptors)) }
+            if !interceptors.isEmpty {
+                state.intercepted.append(Intercepted(change: change, interceptors: interceptors))
+            }
             return nil
         }
         if let refusal { throw refusal }

@@ -5,8 +5,9 @@ import GRDB
 import Testing
 
 /// SQLiteKVStore keeps lifetimes as the twin does: the expiry suite, with a second instance on the same database (the
-/// store alone, and wrapped for events in the asynchronous form) and on a second connection to the file; a random sequence of writes, clock moves and reclaims answered as the twin answers
-/// it; reclaims told to observers; transactions, whose values have no lifetime.
+/// store alone, and wrapped for events in the asynchronous form) and on a second connection to the file; a random
+/// sequence of writes, clock moves and reclaims answered as the twin answers it; reclaims told to observers;
+/// transactions, whose values have no lifetime.
 struct SQLiteKVStoreExpiryTests {
     @Test(arguments: ExpiryConformance.checks, [false, true])
     func expiresLikeEveryStoreWithAnotherStoreOfTheDatabase(_ check: ExpiryConformance.Check, logged: Bool)
