@@ -31,7 +31,7 @@ struct EventReportingCryptTests {
     @Test func aReportingVaultPassesBothSuites() async throws {
         let key = SymmetricKey(size: .bits256)
         try await withTemporaryFolder { folder in
-            @Sendable func open(_ namespace: String) throws -> EventReportingCrypt<EncryptedFileCrypt> {
+            @Sendable func open(_ namespace: String) throws -> InterceptedCrypt<EncryptedFileCrypt> {
                 try EncryptedFileCrypt(directory: .custom(folder), namespace: namespace, masterKey: .symmetric(key))
                     .reportingEvents { _ in }
             }

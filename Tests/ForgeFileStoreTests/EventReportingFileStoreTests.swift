@@ -21,7 +21,7 @@ struct EventReportingFileStoreTests {
 
     @Test func aReportingDiskStorePassesBothSuites() async throws {
         try await withTemporaryFolder { folder in
-            @Sendable func open(_ namespace: String) -> EventReportingFileStore<DiskFileStore> {
+            @Sendable func open(_ namespace: String) -> InterceptedFileStore<DiskFileStore> {
                 DiskFileStore(directory: .custom(folder), namespace: namespace).reportingEvents { _ in }
             }
             await FileStoringConformance.run {

@@ -23,7 +23,7 @@ struct EventReportingKVStoreTests {
 
     @Test func aReportingDiskStorePassesBothSuites() async throws {
         try await withTemporaryFolder { folder in
-            @Sendable func open(_ namespace: String) -> EventReportingKVStore<DiskKVStore> {
+            @Sendable func open(_ namespace: String) -> InterceptedKVStore<DiskKVStore> {
                 DiskKVStore(directory: .custom(folder), namespace: namespace).reportingEvents { _ in }
             }
             await KVStoringConformance.run {

@@ -37,7 +37,7 @@ package struct StoreEventReporter: Sendable {
     ///
     /// - Parameters:
     ///   - operation: What the call does.
-    ///   - target: The key or path it is for; nil for the whole store (and always nil for a secret store).
+    ///   - target: The key or path it is for; nil for the whole store. A secret store's events never name it.
     ///   - bytesWritten: The bytes it writes, when it writes.
     ///   - bytesRead: The bytes of what it returned, when it reads.
     ///   - body: The call to the wrapped store.
@@ -68,7 +68,7 @@ package struct StoreEventReporter: Sendable {
     ///
     /// - Parameters:
     ///   - operation: What the call does.
-    ///   - target: The key or path it is for; nil for the whole store (and always nil for a secret store).
+    ///   - target: The key or path it is for; nil for the whole store. A secret store's events never name it.
     ///   - bytesWritten: The bytes it writes, when it writes.
     ///   - bytesRead: The bytes of what it returned, when it reads.
     ///   - body: The call to the wrapped store.
@@ -127,13 +127,14 @@ package struct StoreEventReporter: Sendable {
         handler(event(.reclaimExpired, nil, .expiredValuesReclaimed(count)))
     }
 
-    /// The event `kind` of the call `operation` on `target`, which it names as ``keyNames`` says.
+    /// The event `kind` of the call `operation` on `target`, which it names as ``keyNames`` says; a secret store's
+    /// event names no secret.
     private func event(_ operation: StoreOperation, _ target: String?, _ kind: StoreEvent.Kind) -> StoreEvent {
         StoreEvent(
             store: store,
             label: label,
             operation: operation,
-            target: target.flatMap(keyNames.shown),
+            target: store == .secrets ? nil : target.flatMap(keyNames.shown),
             kind: kind,
             withholdsNames: keyNames.isOmitted
         )
@@ -170,23 +171,44 @@ package struct StoreEventReporter: Sendable {
     }
 }
 
-extension StoreEventReporter: StagedWriteInterceptor {
+extension StoreEventReporter: StoreCallInterceptor {
+    /// Runs `body` and reports the call `call` describes, as ``call(_:_:writing:reading:_:)`` does.
+    package func intercept<Result>(_ call: StoreCall<Result>, _ body: () throws -> Result) throws -> Result {
+        try self.call(call.operation, call.target, writing: call.bytesWritten, reading: call.bytesRead, body)
+    }
+
+    /// Runs `body` and reports the asynchronous call `call` describes, as ``callAsync(_:_:writing:reading:_:)`` does.
+    package nonisolated(nonsending) func interceptAsync<Result>(
+        _ call: StoreCall<Result>,
+        _ body: nonisolated(nonsending) () async throws -> Result
+    ) async throws -> Result {
+        try await callAsync(call.operation, call.target, writing: call.bytesWritten, reading: call.bytesRead, body)
+    }
+
+    /// Runs `body`, an existence check, and reports it.
+    package func check(_ call: StoreCall<Bool>, _ body: () -> Bool) -> Bool {
+        self.call(call.operation, call.target, body)
+    }
+
+    /// False: an inspection of the whole store is reported as one listing.
+    package var walksTheStoreCallByCall: Bool { false }
+
+    /// Reports that a reclaim removed `count` expired values; see ``reportReclaimed(_:)``.
+    package func didReclaim(_ count: Int) { reportReclaimed(count) }
+
     /// Lets every change through: events only tell.
     package func willCommit(_ change: StagedWrite.Change) throws {}
 
-    /// Reports `change`, a transaction's write, as the same write made alone is reported (a secret store's naming no
-    /// key and no size), timed as the commit that applied it.
+    /// Reports `change`, a transaction's write, as the same write made alone is reported, timed as the commit that
+    /// applied it.
     package func didCommit(_ change: StagedWrite.Change, start: Date, duration: Duration, error: (any Error)?) {
-        let (operation, target, written): (StoreOperation, String?, Int?)
-        switch change {
-        case .storeValue(let json, let name, _): (operation, target, written) = (.write, name, json.count)
-        case .removeValue(let name): (operation, target, written) = (.delete, name, nil)
-        case .writeFile(let data, let path, _): (operation, target, written) = (.write, path, data.count)
-        case .removeFile(let path): (operation, target, written) = (.delete, path, nil)
-        case .storeSecret: (operation, target, written) = (.write, nil, nil)
-        case .removeSecret: (operation, target, written) = (.delete, nil, nil)
-        case .fail: return
-        }
+        guard let (operation, target) = change.call else { return }
+        let written: Int? =
+            switch change {
+            case .storeValue(let json, _, _): json.count
+            case .writeFile(let data, _, _): data.count
+            default: nil
+            }
         let call = StoreEvent.Call(
             start: start,
             duration: duration,

@@ -40,10 +40,7 @@ extension InMemoryCrypt: CryptStoring, CryptBackend {
     /// - Throws: The ``CryptStoreError`` a test's fault asks for: damaged bytes fail authentication when a secret is
     ///   stored (``CryptStoreError/tamperedItem(key:)``, as in the vault); any other fault fails the read.
     public func storedSecret(named name: String) throws -> Data? {
-        let damaged = try faults.read(name)
-        guard let secret = items.withLock({ $0[name] }) else { return nil }
-        if damaged { throw CryptStoreError.tamperedItem(key: name) }
-        return secret
+        try faults.intercept(.readSecret(name)) { items.withLock { $0[name] } }
     }
 
     /// Stores `secret` under `name`.
@@ -51,7 +48,7 @@ extension InMemoryCrypt: CryptStoring, CryptBackend {
     /// - Throws: The ``CryptStoreError/writeFailed(key:underlying:)`` (or the Keychain's error) a test's fault asks
     ///   for.
     public func store(_ secret: Data, named name: String) throws {
-        try faults.write(name)
+        _ = try faults.begin(.write, name)
         items.withLock { $0[name] = secret }
     }
 
@@ -60,7 +57,7 @@ extension InMemoryCrypt: CryptStoring, CryptBackend {
     /// - Throws: The ``CryptStoreError/removeFailed(key:underlying:)`` (or the Keychain's error) a test's fault asks
     ///   for.
     public func removeSecret(named name: String) throws {
-        try faults.remove(name)
+        _ = try faults.begin(.delete, name)
         _ = items.withLock { $0.removeValue(forKey: name) }
     }
 
@@ -68,8 +65,7 @@ extension InMemoryCrypt: CryptStoring, CryptBackend {
     ///
     /// - Throws: What a test's fault asks for, as the Keychain (a locked device) would throw it.
     public func hasSecret(named name: String) throws -> Bool {
-        if try faults.hides(name) { return false }
-        return items.withLock { $0[name] != nil }
+        try faults.intercept(.exists(name)) { items.withLock { $0[name] != nil } }
     }
 
     /// The names that hold a secret, as they were stored.
@@ -77,7 +73,7 @@ extension InMemoryCrypt: CryptStoring, CryptBackend {
     /// - Throws: ``CryptStoreError/listFailed(underlying:)`` when a test's fault fails the listing, as the vault's
     ///   does, or ``CryptStoreError/notAccessibleNow(key:)`` while the device is locked, as the Keychain.
     public func storedNames() throws -> [String] {
-        try faults.list()
+        _ = try faults.begin(.list, nil)
         return items.withLock { Array($0.keys) }
     }
 
@@ -86,7 +82,7 @@ extension InMemoryCrypt: CryptStoring, CryptBackend {
     /// - Throws: The ``CryptStoreError/removeAllFailed(underlying:)`` (or the Keychain's error) a test's fault asks
     ///   for.
     public func removeAll() throws {
-        try faults.removeAll()
+        _ = try faults.begin(.deleteAll, nil)
         items.withLock { $0.removeAll() }
     }
 }

@@ -16,10 +16,10 @@ extension InMemoryCrypt: TransactionalCrypt, InMemoryTransactionParticipant {
             try body { change in
                 switch change {
                 case .storeSecret(let secret, let name):
-                    try faults.write(name)
+                    try faults.willCommit(change)
                     items[name] = secret
                 case .removeSecret(let name):
-                    try faults.remove(name)
+                    try faults.willCommit(change)
                     items[name] = nil
                 case .fail(let error):
                     throw error

@@ -124,13 +124,14 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when `path` is a folder or a test's fault fails the
     ///   read; a fault that damages data returns the first half of the file, as a torn copy on disk would read.
     public func contents(at path: StoredFilePath) throws -> Data? {
-        let isCorrupt = try faults.read(path)
-        return try state.withLock { state in
-            if let data = state.files[path.string]?.data { return isCorrupt ? faults.damaged(data) : data }
-            if state.folders[path.string] != nil {
-                throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
+        try faults.intercept(.read(path)) {
+            try state.withLock { state in
+                if let data = state.files[path.string]?.data { return data }
+                if state.folders[path.string] != nil {
+                    throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
+                }
+                return nil
             }
-            return nil
         }
     }
 
@@ -139,7 +140,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/alreadyExists(path:)``, or ``FileStoreError/writeFailed(path:reason:)`` when `path`
     ///   is a folder, a folder on its way is a file, or a test's fault fails the write.
     public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) throws {
-        try faults.write(path)
+        _ = try faults.begin(.write, path.string)
         try state.withLock { state in
             let change = try state.write(data, at: path, replacing: replacing)
             state.tell(change)
@@ -151,7 +152,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when `path` is a folder or a test's fault fails the
     ///   removal.
     public func removeFile(at path: StoredFilePath) throws -> Bool {
-        try faults.remove(path)
+        _ = try faults.begin(.delete, path.string)
         return try state.withLock { state in
             guard let change = try state.removeFile(at: path) else { return false }
             state.tell(change)
@@ -161,14 +162,13 @@ extension InMemoryFileStore: FileStoring, FileBackend {
 
     /// Whether a file is stored at `path`; false when a test's fault hides it.
     public func hasFile(at path: StoredFilePath) -> Bool {
-        if faults.hides(path) { return false }
-        return state.withLock { $0.files[path.string] != nil }
+        faults.check(.exists(path.string)) { state.withLock { $0.files[path.string] != nil } }
     }
 
     /// The size of the file at `path` and the time it was last written; nil when none is stored there, and when a
     /// test's fault hides it (as ``hasFile(at:)`` answers false).
     public func storedFileInfo(at path: StoredFilePath) -> StoredFileInfo? {
-        if faults.hides(path) { return nil }
+        if faults.hides(path.string) { return nil }
         guard let file = state.withLock({ $0.files[path.string] }) else { return nil }
         return StoredFileInfo(path: path.string, size: file.data.count, modificationDate: file.modificationDate)
     }
@@ -178,7 +178,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` when a test's fault fails the listing.
     public func entryNames(in folder: StoredFilePath) throws -> [String] {
         let key = folder.string
-        try faults.list(folder)
+        _ = try faults.begin(.list, key)
         let prefix = key.isEmpty ? "" : key + "/"
         let paths = state.withLock { Array($0.files.keys) }
         var names = Set<String>()
@@ -197,7 +197,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     ///
     /// - Throws: ``FileStoreError/deleteFailed(path:reason:)`` when a test's fault fails it.
     public func removeAll() throws {
-        try faults.removeAll()
+        _ = try faults.begin(.deleteAll, nil)
         state.withLock { state in
             let deleted = state.files.keys.sorted()
             state.files = [:]
@@ -211,7 +211,7 @@ extension InMemoryFileStore: FileStoring, FileBackend {
     ///
     /// - Throws: ``FileStoreError/listFailed(path:reason:)`` when a test's fault fails it.
     public func storedSize() throws -> Int {
-        try faults.list(nil)
+        _ = try faults.begin(.list, nil)
         return state.withLock { $0.totalSize }
     }
 }

@@ -19,11 +19,11 @@ extension InMemoryFileStore: TransactionalFileStore, InMemoryTransactionParticip
                 switch change {
                 case .writeFile(let data, let path, let replacing):
                     let file = try StoredFilePath(validating: path)
-                    try faults.write(file)
+                    _ = try faults.begin(.write, file.string)
                     changes.append(try state.write(data, at: file, replacing: replacing))
                 case .removeFile(let path):
                     let file = try StoredFilePath(validating: path)
-                    try faults.remove(file)
+                    _ = try faults.begin(.delete, file.string)
                     guard let removal = try state.removeFile(at: file) else {
                         throw FileStoreError.notFound(path: path)
                     }

@@ -5,8 +5,9 @@ internal import ForgeCore
 /// A migration that served the read, or a value that did not decode. The storage's own calls are reported below, by
 /// the backend that makes them.
 struct KVReadEvents: Sendable {
-    /// Where the events go.
-    let reporter: StoreEventReporter
+    /// Where the events go; nil for a store that reports nothing (one made for faults), whose reads still take this
+    /// path.
+    let reporter: StoreEventReporter?
 
     /// The value of `key` in `source`, through the library's one read policy; a migration that served it is reported,
     /// and so is a value that did not decode, which is then thrown.
@@ -30,7 +31,7 @@ struct KVReadEvents: Sendable {
                     olderType: migration.olderType,
                     currentType: "\(T.self)"
                 )
-                reporter.report(.migrationApplied(applied), reading: key.key)
+                reporter?.report(.migrationApplied(applied), reading: key.key)
             }
             return resolved.value
         } catch KVStoreError.decodingFailed(let name, let underlying) {
@@ -47,7 +48,7 @@ struct KVReadEvents: Sendable {
             underlying: underlying,
             readAsNil: readAsNil
         )
-        reporter.report(.valueNotDecoded(failure), reading: key.key)
+        reporter?.report(.valueNotDecoded(failure), reading: key.key)
     }
 }
 

@@ -20,11 +20,11 @@ extension InMemoryKVStore: TransactionalKVStore, InMemoryTransactionParticipant 
             try body { change in
                 switch change {
                 case .storeValue(let json, let name, let expiresAt):
-                    try faults.write(name)
+                    try faults.willCommit(change)
                     entries[name] = KVStoredValue(json: json, expiresAtMilliseconds: expiresAt)
                     changed.append(name)
                 case .removeValue(let name):
-                    try faults.remove(name)
+                    try faults.willCommit(change)
                     entries[name] = nil
                     changed.append(name)
                 case .fail(let error):

@@ -56,16 +56,14 @@ extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when a test's fault fails the read; a fault that
     ///   damages data makes the value one that decodes as no type, as a damaged file does.
     public func storedValue(named name: String) throws -> KVStoredValue? {
-        let damaged = try faults.read(name)
-        let stored = entries.withLock { $0[name] }
-        return damaged ? faults.damaged(stored) : stored
+        try faults.intercept(.read(name)) { entries.withLock { $0[name] } }
     }
 
     /// Stores `value` under `name`.
     ///
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)`` when a test's fault fails the write.
     public func store(_ value: KVStoredValue, named name: String) throws {
-        try faults.write(name)
+        _ = try faults.begin(.write, name)
         // A value that holds a class instance is kept as JSON alone: every read of it decodes new instances, as a
         // read from disk does, so changing what one read returned never changes what the next one returns.
         let stored = value.decodedFromJSON
@@ -77,37 +75,34 @@ extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when a test's fault fails the remove.
     public func removeValue(named name: String) throws {
-        try faults.remove(name)
+        _ = try faults.begin(.delete, name)
         _ = entries.withLock { $0.removeValue(forKey: name) }
         tell(name)
     }
 
     /// Whether a value is stored under `name`; false when a test's fault hides it.
     public func hasValue(named name: String) -> Bool {
-        if faults.hides(name) { return false }
-        return entries.withLock { $0[name] != nil }
+        faults.check(.exists(name)) { entries.withLock { $0[name] != nil } }
     }
 
     /// The names that hold a value.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when a test's fault fails the listing.
     public func storedNames() throws -> [String] {
-        try faults.list()
-        return entries.withLock { Array($0.keys) }
+        try faults.intercept(.list(nil)) { entries.withLock { Array($0.keys) } }
     }
 
     /// The names that hold a value that has not expired at `date`.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when a test's fault fails the listing.
     public func storedNames(liveAt date: Date) throws -> [String] {
-        try faults.list()
+        _ = try faults.begin(.list, nil)
         return entries.withLock { entries in entries.compactMap { $0.value.isExpired(at: date) ? nil : $0.key } }
     }
 
     /// Whether a value not expired at `date` is stored under `name`; false when a test's fault hides it.
     public func hasValue(named name: String, liveAt date: Date) -> Bool {
-        if faults.hides(name) { return false }
-        return entries.withLock { $0[name].map { !$0.isExpired(at: date) } ?? false }
+        faults.check(.exists(name)) { entries.withLock { $0[name].map { !$0.isExpired(at: date) } ?? false } }
     }
 
     /// Removes up to `limit` values expired at `date` (none when `limit` is 0 or less), and tells observers of each.
@@ -126,7 +121,7 @@ extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)`` when a test's fault fails it.
     public func removeAll() throws {
-        try faults.removeAll()
+        _ = try faults.begin(.deleteAll, nil)
         entries.withLock { $0.removeAll() }
         tell(nil)
     }

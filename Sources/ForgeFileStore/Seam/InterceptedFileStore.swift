@@ -1,0 +1,109 @@
+package import ForgeCore
+public import Foundation
+
+/// A file store seen through the seam: the store it wraps, with each call to that store's storage passing an
+/// interceptor on the way. Events (`reportingEvents(label:keyNames:to:)`) and a test's faults and operation log
+/// (ForgeStorageTesting's `injectingFaults(_:log:label:)`) are the interceptors:
+///
+/// ```swift
+/// let documents = DiskFileStore(namespace: "documents").reportingEvents(label: "documents") { event in
+///     print(event.operation, event.target ?? "", event.kind)
+/// }
+/// try await documents.save(Data("hello".utf8), to: "notes/today.txt")   // reports a write of 5 bytes
+/// ```
+///
+/// It is a ``FileBackend`` over the wrapped store's, so every requirement of ``FileStoring`` and ``AsyncFileStoring``
+/// comes with it; its calls run where the wrapped store's run (on the caller's executor for a small file of
+/// ``DiskFileStore``). It keeps the wrapped store's transactions (``TransactionalFileStore``: a transaction's saves
+/// and deletes pass the interceptor as the same calls made alone do) and changes (``FileChangeObserving``), which pass
+/// no interceptor. A path the typed API refuses before any call (`invalidPath`) passes no interceptor, nor does
+/// `notFound`, which the typed API throws for a call that found nothing. ``InterceptedAsyncFileStore`` is the same for
+/// an ``AsyncFileBackend``.
+public struct InterceptedFileStore<Base: FileBackend>: Sendable {
+    /// The store every call goes to.
+    public let base: Base
+    /// What each call to `base` passes.
+    let interceptor: any StoreCallInterceptor
+
+    /// Wraps `base`, each call passing `interceptor`.
+    package init(_ base: Base, interceptor: any StoreCallInterceptor) {
+        self.base = base
+        self.interceptor = interceptor
+    }
+}
+
+extension InterceptedFileStore: FileStoring, FileBackend {
+    /// The contents of `base`'s file at `path`.
+    public nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
+        try await interceptor.interceptAsync(.read(path)) { try await base.contents(at: path) }
+    }
+
+    /// Writes `data` to `base` at `path`.
+    public nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+        try await interceptor.interceptAsync(.write(path.string, bytes: data.count)) {
+            try await base.write(data, at: path, replacing: replacing)
+        }
+    }
+
+    /// Removes `base`'s file at `path`.
+    public nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
+        try await interceptor.interceptAsync(.delete(path.string)) { try await base.removeFile(at: path) }
+    }
+
+    /// Whether `base` holds a file at `path`.
+    public func hasFile(at path: StoredFilePath) -> Bool {
+        interceptor.check(.exists(path.string)) { base.hasFile(at: path) }
+    }
+
+    /// The size and date of `base`'s file at `path`, as a check that it exists.
+    public func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? {
+        try interceptor.intercept(.info(path)) { try base.storedFileInfo(at: path) }
+    }
+
+    /// The names in `base`'s `folder`.
+    public nonisolated(nonsending) func entryNames(in folder: StoredFilePath) async throws -> [String] {
+        try await interceptor.interceptAsync(.list(folder.string)) { try await base.entryNames(in: folder) }
+    }
+
+    /// Removes every file from `base`.
+    public nonisolated(nonsending) func removeAll() async throws {
+        try await interceptor.interceptAsync(.deleteAll) { try await base.removeAll() }
+    }
+
+    /// The size of `base`'s files, as a listing of the whole store.
+    public nonisolated(nonsending) func storedSize() async throws -> Int {
+        try await interceptor.interceptAsync(.list(nil)) { try await base.storedSize() }
+    }
+
+    /// `base`'s files, as a listing of the whole store; found by this store's own calls where the interceptor
+    /// asks for them (faults).
+    public nonisolated(nonsending) func allFiles() async throws -> [StoredFileInfo] {
+        if interceptor.walksTheStoreCallByCall { return try await walkedFiles() }
+        return try await interceptor.interceptAsync(.list(nil)) { try await base.allFiles() }
+    }
+}
+
+extension InterceptedFileStore: AsyncFileStoring {}
+
+extension InterceptedFileStore: FileChangeObserving, AsyncFileChangeObserving where Base: FileChangeObserving {
+    /// `base`'s changes in `folder`, which pass no interceptor: see ``FileChangeObserving/changes(in:)``.
+    public func changes(in folder: String) throws -> AsyncStream<FileChange> {
+        try base.changes(in: folder)
+    }
+}
+
+extension InterceptedFileStore: TransactionalStore, InterceptingTransactionalStore
+where Base: TransactionalFileStore {
+    /// The wrapped store's runner: a transaction stages this store's saves and deletes on the wrapped store.
+    public var transactionRunner: any TransactionRunner { base.transactionRunner }
+
+    /// The wrapped store, to which the runner applies this store's staged changes.
+    public var transactionParticipant: any TransactionalStore { base.transactionParticipant }
+
+    /// This store's interceptor, then the wrappers' below.
+    package var stagedWriteInterceptors: [any StagedWriteInterceptor] {
+        [interceptor] + base.interceptorsOfStagedWrites
+    }
+}
+
+extension InterceptedFileStore: TransactionalFileStore where Base: TransactionalFileStore {}
