@@ -6,7 +6,10 @@ import Testing
 
 /// A write whose connection the server kills (`pg_terminate_backend`) while its statement runs leaves the previous
 /// secret, and the store goes on with new connections.
-@Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
+///
+/// Serialized: both tests lock the same table, and each kills the backend it finds waiting on its lock, which must be
+/// its own write and not the other test's `LOCK TABLE`.
+@Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)), .serialized)
 struct PostgresCryptKilledWriteTests {
     /// A table of this test's own, so that its lock holds no other test up.
     static let tableName = "forge_secrets_killed"
