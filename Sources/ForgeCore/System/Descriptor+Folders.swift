@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
+internal import Foundation
 
 // The names in an open folder, reached with the `…at` calls: their status, renaming, linking, making, removing,
 // listing, and the obstacle a failed call met.

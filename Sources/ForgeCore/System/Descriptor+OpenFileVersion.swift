@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
+internal import Foundation
 
 /// What one `fstat` of an open file tells of whether it changed since an earlier one: its ``FileVersion`` (which file,
 /// its size and modification time), when its status last changed, and how many names link to it.

@@ -1,15 +1,5 @@
 internal import Foundation
 
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
-
 // Questions asked of a path or a process, without a descriptor to keep.
 
 extension Descriptor {

@@ -1,15 +1,5 @@
 package import Foundation
 
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
-
 // Reading an open file: all of it, its status, a counter in it.
 
 extension Descriptor {

@@ -1,15 +1,5 @@
 package import Foundation
 
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
-
 // Writing an open file: its data, its flush to the device, its permissions, a counter in it, its locks.
 
 extension Descriptor {

@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
+internal import Foundation
 
 #if !canImport(Darwin)
 internal import CForgeSystem
@@ -19,7 +11,8 @@ internal import CForgeSystem
 /// reading of `errno`: `Descriptor+Reading.swift`, `Descriptor+Writing.swift`, `Descriptor+Folders.swift` (the names
 /// in an open folder), `Descriptor+Probes.swift` (a path or a process, without a descriptor),
 /// `FileSystemError+Current.swift` (`errno` as an error) and `EntryName+SystemName.swift` (a name as the calls take
-/// it). `SystemCodes.swift` reads the codes and statuses they return.
+/// it). `SystemCodes.swift` reads the codes and statuses they return. They import Foundation alone for the C library,
+/// which it re-exports on every platform (Darwin, Glibc, Musl, Android's Bionic).
 package final class Descriptor {
     /// The file descriptor; -1 once closed.
     ///

@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
+internal import Foundation
 
 extension FileSystemError {
     /// The error of `operation` on `path` that just failed; `errno` is read first, as building `path` may change it.

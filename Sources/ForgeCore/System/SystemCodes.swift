@@ -1,15 +1,5 @@
 internal import Foundation
 
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-@preconcurrency internal import Glibc
-#elseif canImport(Musl)
-@preconcurrency internal import Musl
-#elseif canImport(Android)
-@preconcurrency internal import Android
-#endif
-
 // The system's codes read as the stores' types: `errno` values as predicates and a `FailureReason`, `stat` as a
 // `FileStatus`. Beside `Descriptor.swift` and its `Descriptor+…` extensions, the only other file that sees the C
 // library (but the folder notifications: `Inotify.swift`, `FolderWatch+Inotify.swift`, `FolderWatch+Dispatch.swift`).
