@@ -16,7 +16,9 @@ package struct CryptFaultPoint: StoreFaultPoint {
     }
 
     /// Throws what the real stores throw when `operation` on the secret `target` (nil for every secret) fails as
-    /// `fault` says. A fault that damages a read fails nothing here (the read then finds a tampered secret); a check
+    /// `fault` says.
+    ///
+    /// A fault that damages a read fails nothing here (the read then finds a tampered secret); a check
     /// that a secret exists fails as the Keychain's does (a locked device, a test's own error), is hidden by a denied
     /// permission, and is spared by the other faults.
     package func fail(_ operation: StoreOperation, _ target: String?, as fault: StoreFailure) throws {
@@ -43,8 +45,9 @@ package struct CryptFaultPoint: StoreFaultPoint {
 }
 
 extension StoreCall where Result == Data? {
-    /// A read of the secret under `name`; a fault that damages it makes a stored secret fail authentication
-    /// (``CryptStoreError/tamperedItem(key:)``), as in the vault. Its size is not counted: a secret's length says
+    /// A read of the secret under `name`, which a damaging fault makes fail authentication.
+    ///
+    /// A stored secret then throws ``CryptStoreError/tamperedItem(key:)``, as in the vault. Its size is not counted: a secret's length says
     /// something of it.
     package static func readSecret(_ name: String) -> Self {
         StoreCall(

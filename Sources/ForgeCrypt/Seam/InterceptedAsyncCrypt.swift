@@ -1,8 +1,9 @@
 package import ForgeCore
 public import Foundation
 
-/// An asynchronous secret store (a server's, such as `PostgresCrypt`) seen through the seam: ``InterceptedCrypt``
-/// for an ``AsyncCryptBackend``, its events naming no key and holding no secret. It keeps the wrapped store's
+/// An asynchronous secret store (a server's, such as `PostgresCrypt`) seen through the seam.
+///
+/// ``InterceptedCrypt`` for an ``AsyncCryptBackend``, its events naming no key and holding no secret. It keeps the wrapped store's
 /// transactions.
 public struct InterceptedAsyncCrypt<Base: AsyncCryptBackend>: Sendable {
     /// The store every call goes to.

@@ -15,7 +15,10 @@ extension FileBackend {
         keyNames: StoreEvent.KeyNames = .clear,
         to handler: @escaping @Sendable (StoreEvent) -> Void
     ) -> InterceptedFileStore<Self> {
-        InterceptedFileStore(self, interceptor: StoreEventReporter.files(label: label, keyNames: keyNames, handler: handler))
+        InterceptedFileStore(
+            self,
+            interceptor: StoreEventReporter.files(label: label, keyNames: keyNames, handler: handler)
+        )
     }
 }
 

@@ -1,7 +1,8 @@
 package import ForgeCore
 public import Foundation
 
-/// An asynchronous file store (a server's, such as `PostgresFileStore`) seen through the seam:
+/// An asynchronous file store (a server's, such as `PostgresFileStore`) seen through the seam.
+///
 /// ``InterceptedFileStore`` for an ``AsyncFileBackend``. It keeps the wrapped store's transactions and changes.
 public struct InterceptedAsyncFileStore<Base: AsyncFileBackend>: Sendable {
     /// The store every call goes to.

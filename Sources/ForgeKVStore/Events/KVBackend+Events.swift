@@ -28,8 +28,10 @@ extension KVBackend {
 }
 
 extension AsyncKVBackend {
-    /// This store, telling `handler` what it does: each call to its storage, each value a read found that does not
-    /// decode, each read a migration served. See ``KVBackend/reportingEvents(label:keyNames:to:)``.
+    /// This store, telling `handler` what it does.
+    ///
+    /// Each call to its storage, each value a read found that does not decode, each read a migration served. See
+    /// ``KVBackend/reportingEvents(label:keyNames:to:)``.
     ///
     /// - Parameters:
     ///   - label: The name the events give the store, to tell it from the app's other stores.

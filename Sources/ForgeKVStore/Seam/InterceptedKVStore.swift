@@ -82,7 +82,9 @@ extension InterceptedKVStore: KVStoring, KVBackend {
     /// Removes `base`'s values expired at `date`, up to `limit`; events report the number removed as
     /// `StoreEvent.Kind.expiredValuesReclaimed`.
     public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] {
-        let removed = try interceptor.intercept(.reclaimExpired) { try base.removeExpiredValues(at: date, limit: limit) }
+        let removed = try interceptor.intercept(.reclaimExpired) {
+            try base.removeExpiredValues(at: date, limit: limit)
+        }
         interceptor.didReclaim(removed.count)
         return removed
     }

@@ -23,7 +23,10 @@ extension CryptBackend {
         log: OperationLog? = nil,
         label: String = "secrets"
     ) -> InterceptedCrypt<Self> {
-        InterceptedCrypt(self, interceptor: CryptFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log)))
+        InterceptedCrypt(
+            self,
+            interceptor: CryptFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log))
+        )
     }
 }
 

@@ -3,8 +3,10 @@ public import ForgeFileStore
 
 extension FileBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged
-    /// to `log` as the store `label`: what `InMemoryFileStore(label:faults:log:)` does for the in-memory twin, for
-    /// every other store. A fault fails a call as it fails `DiskFileStore`.
+    /// to `log` as the store `label`.
+    ///
+    /// What `InMemoryFileStore(label:faults:log:)` does for the in-memory twin, for every other store: a fault fails a
+    /// call as it fails `DiskFileStore`.
     ///
     /// - Returns: The store seen through the seam, every capability kept; see `InterceptedFileStore`.
     public func injectingFaults(
@@ -12,7 +14,10 @@ extension FileBackend {
         log: OperationLog? = nil,
         label: String = "files"
     ) -> InterceptedFileStore<Self> {
-        InterceptedFileStore(self, interceptor: FileFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log)))
+        InterceptedFileStore(
+            self,
+            interceptor: FileFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log))
+        )
     }
 }
 

@@ -22,7 +22,10 @@ extension KVBackend {
         log: OperationLog? = nil,
         label: String = "kv"
     ) -> InterceptedKVStore<Self> {
-        InterceptedKVStore(self, interceptor: KVFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log)))
+        InterceptedKVStore(
+            self,
+            interceptor: KVFaultPoint(StoreInstrumentation.make(label: label, faults: faults, log: log))
+        )
     }
 }
 
