@@ -46,4 +46,18 @@ struct MasterKeyRotationSampleTests {
             #expect(try secrets.get(token) == "s3cr3t")
         }
     }
+
+    @Test func aServiceRotatesThroughTheProtocolAndIsTestedOnTheTwin() throws {
+        func rotate(_ secrets: some MasterKeyRotating, to newKey: MasterKey) throws -> [MasterKeyRotationStep] {
+            var steps: [MasterKeyRotationStep] = []
+            try secrets.rotateMasterKey(to: newKey) { steps.append($0) }
+            return steps
+        }
+
+        let twin = try InMemoryCrypt(masterKey: .passphrase("old"))
+        try twin.set("s3cr3t", for: CryptKey<String>("token"))
+        let steps = try rotate(twin.reportingEvents { _ in }, to: .passphrase("new"))
+        #expect(steps.first == .began(itemCount: 1) && steps.last == .finished)
+        #expect(try twin.get(CryptKey<String>("token")) == "s3cr3t")
+    }
 }

@@ -4,7 +4,7 @@ internal import PostgresNIO
 
 // Changing the master key of a namespace's secrets, in one database transaction: see "Changing the master key" in the
 // module's documentation (ForgePostgres.md) for what readers, writers and a killed connection see.
-extension PostgresCrypt {
+extension PostgresCrypt: AsyncMasterKeyRotating {
     /// How many items one statement of a rotation writes.
     static let rotationBatchSize = 500
 

@@ -21,16 +21,34 @@ public final class InMemoryCrypt: Sendable {
     let items = LockedState<[String: Data]>([:])
     /// Where a test's faults enter; lets every call through for a plain store.
     let faults: CryptFaultPoint
+    /// The master key this twin stands for (it seals nothing), which ``rotateMasterKey(to:progress:)`` changes; nil
+    /// for a store made without one.
+    let masterKey: LockedState<MasterKey?>
 
     /// Creates an empty store.
     public init() {
         self.faults = CryptFaultPoint(nil)
+        self.masterKey = LockedState(nil)
+    }
+
+    /// Creates an empty store that stands for a vault opened with `masterKey`.
+    ///
+    /// A twin of ``EncryptedFileCrypt`` (or `SQLiteCrypt`, `PostgresCrypt`) for a service that rotates its master key
+    /// (``MasterKeyRotating``). It seals nothing.
+    ///
+    /// - Throws: ``CryptStoreError/invalidMasterKey(reason:)`` for a key a vault refuses (an empty passphrase, a
+    ///   symmetric key shorter than 128 bits).
+    public init(masterKey: MasterKey) throws(CryptStoreError) {
+        try masterKey.validate()
+        self.faults = CryptFaultPoint(nil)
+        self.masterKey = LockedState(masterKey)
     }
 
     /// Creates an empty store that reports every operation to `instrument` (ForgeStorageTesting's faults and
     /// operation log).
     package init(instrument: (any StoreInstrument)?) {
         self.faults = CryptFaultPoint(instrument)
+        self.masterKey = LockedState(nil)
     }
 }
 

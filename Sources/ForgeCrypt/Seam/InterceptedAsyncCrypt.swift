@@ -70,3 +70,17 @@ where Base: TransactionalCrypt {
 }
 
 extension InterceptedAsyncCrypt: TransactionalCrypt where Base: TransactionalCrypt {}
+
+extension InterceptedAsyncCrypt: AsyncMasterKeyRotating where Base: AsyncMasterKeyRotating {
+    /// Rotates the wrapped store's master key in place (see
+    /// ``AsyncMasterKeyRotating/rotateMasterKey(to:progress:)``), and returns this store, which goes on with `newKey`
+    /// as the wrapped store does.
+    @discardableResult
+    public func rotateMasterKey(
+        to newKey: MasterKey,
+        progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void = { _ in }
+    ) async throws -> InterceptedAsyncCrypt {
+        try await base.rotateMasterKey(to: newKey, progress: progress)
+        return self
+    }
+}

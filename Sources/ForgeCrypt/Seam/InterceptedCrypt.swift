@@ -83,3 +83,16 @@ extension InterceptedCrypt: TransactionalStore, InterceptingTransactionalStore w
 }
 
 extension InterceptedCrypt: TransactionalCrypt where Base: TransactionalCrypt {}
+
+extension InterceptedCrypt: MasterKeyRotating where Base: MasterKeyRotating {
+    /// Rotates the wrapped store's master key in place (see ``MasterKeyRotating/rotateMasterKey(to:progress:)``), and
+    /// returns this store, which goes on with `newKey` as the wrapped store does.
+    @discardableResult
+    public func rotateMasterKey(
+        to newKey: MasterKey,
+        progress: (MasterKeyRotationStep) -> Void = { _ in }
+    ) throws -> InterceptedCrypt {
+        try base.rotateMasterKey(to: newKey, progress: progress)
+        return self
+    }
+}

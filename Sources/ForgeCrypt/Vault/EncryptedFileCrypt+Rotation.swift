@@ -3,7 +3,7 @@ internal import Foundation
 
 // Changing the master key of a vault: see the "Changing the master key" article (RotatingTheMasterKey.md) for the
 // phases, what readers and writers see meanwhile, and interruptions.
-extension EncryptedFileCrypt {
+extension EncryptedFileCrypt: MasterKeyRotating {
     /// Seals every item of this vault again under `newKey`, in this process, and returns the store opened with it.
     ///
     /// This store and its copies go on with `newKey` once it returns, and it returns this store; every other store

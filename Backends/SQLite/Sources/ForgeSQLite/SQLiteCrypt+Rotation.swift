@@ -4,7 +4,7 @@ internal import GRDB
 
 // Changing the master key of a namespace's secrets, in one transaction: see "Changing the master key" in the
 // module's documentation (ForgeSQLite.md) for what readers, writers and a crash see.
-extension SQLiteCrypt {
+extension SQLiteCrypt: MasterKeyRotating {
     /// Seals every secret of this namespace again under `newKey`, in one transaction, and returns the store opened with
     /// it.
     ///
