@@ -1,17 +1,23 @@
 import ForgeCore
+import ForgeStorageTesting
 import ForgeTestSupport
 import Foundation
 import Testing
 
 @testable import ForgeCrypt
 
-/// Every ``CryptStoring`` implementation the package ships, for the behaviour suite to run against each.
+/// Every ``CryptStoring`` implementation the package ships, for the behaviour suite to run against each: alone, and
+/// the in-memory store and the vault seen through the seam, for events and for faults.
 enum CryptStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory
     case vaultWithKeyFile
     case vaultWithSymmetricKey
     case vaultWithPassphrase
     case keychain
+    case inMemoryWithEvents
+    case vaultWithEvents
+    case inMemoryWithFaults
+    case vaultWithFaults
 
     var testDescription: String { rawValue }
 
@@ -50,9 +56,25 @@ final class CryptFixture: Sendable {
     }
 
     private func makeStore(namespace: String) throws -> any CryptStoring {
+        try seen(makeBackend(namespace: namespace))
+    }
+
+    /// `store` as this fixture's kind sees it: alone, or through the seam for events or for faults (that never fire,
+    /// while every call asks for one).
+    private func seen(_ store: some CryptStoring & CryptBackend) -> any CryptStoring {
+        switch kind {
+        case .inMemoryWithEvents, .vaultWithEvents: store.reportingEvents { _ in }
+        case .inMemoryWithFaults, .vaultWithFaults:
+            store.injectingFaults(StoreFaults([.always(.all, at: "never.used", with: .outOfSpace)]))
+        default: store
+        }
+    }
+
+    /// The store of this fixture's kind under `namespace`, not seen through the seam.
+    private func makeBackend(namespace: String) throws -> any CryptStoring & CryptBackend {
         let isMain = namespace == "secrets"
         switch kind {
-        case .inMemory:
+        case .inMemory, .inMemoryWithEvents, .inMemoryWithFaults:
             return isMain ? memory : otherMemory
         case .vaultWithKeyFile:
             return try EncryptedFileCrypt(
@@ -60,7 +82,7 @@ final class CryptFixture: Sendable {
                 namespace: namespace,
                 masterKey: .keyFile(folder.appendingPathComponent("keys/master.key"))
             )
-        case .vaultWithSymmetricKey:
+        case .vaultWithSymmetricKey, .vaultWithEvents, .vaultWithFaults:
             return try EncryptedFileCrypt(
                 directory: .custom(folder),
                 namespace: namespace,

@@ -16,13 +16,13 @@ struct FileChangeStreamTests {
         _ body: (_ store: any FileChangeObserving, _ other: any FileStoring) async throws -> Void
     ) async throws {
         switch backend {
-        case .memory:
-            let store = InMemoryFileStore()
+        case .memory, .memoryWithEvents, .memoryWithFaults:
+            let store = backend.seenObserving(InMemoryFileStore())
             try await body(store, store)
-        case .disk:
+        case .disk, .diskWithEvents, .diskWithFaults:
             try await withTemporaryFolder { folder in
                 try await body(
-                    DiskFileStore(directory: .custom(folder), namespace: "files"),
+                    backend.seenObserving(DiskFileStore(directory: .custom(folder), namespace: "files")),
                     DiskFileStore(directory: .custom(folder), namespace: "files")
                 )
             }

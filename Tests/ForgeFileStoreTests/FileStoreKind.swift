@@ -4,10 +4,16 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// Every ``FileStoring`` implementation the package ships, for the behaviour suite to run against.
+/// Every ``FileStoring`` implementation the package ships, for the behaviour suite to run against: each alone, and seen
+/// through the seam for events and for faults (that never fire, while every call asks for one), so that a wrapper is
+/// shown to keep every behaviour of the store it wraps.
 enum FileStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
     case disk
+    case memoryWithEvents
+    case diskWithEvents
+    case memoryWithFaults
+    case diskWithFaults
 
     var testDescription: String { rawValue }
 
@@ -26,6 +32,26 @@ enum FileStoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// `store` as this kind sees it: alone, or through the seam for events or for faults.
+    private func seen(_ store: some FileBackend & FileStoring) -> any FileStoring {
+        switch self {
+        case .memoryWithEvents, .diskWithEvents: store.reportingEvents { _ in }
+        case .memoryWithFaults, .diskWithFaults:
+            store.injectingFaults(StoreFaults([.always(.all, at: "never/used", with: .outOfSpace)]))
+        case .memory, .disk: store
+        }
+    }
+
+    /// `store` as this kind sees it, which tells its changes: alone, or through the seam for events or for faults.
+    func seenObserving(_ store: some FileBackend & FileChangeObserving) -> any FileChangeObserving {
+        switch self {
+        case .memoryWithEvents, .diskWithEvents: store.reportingEvents { _ in }
+        case .memoryWithFaults, .diskWithFaults:
+            store.injectingFaults(StoreFaults([.always(.all, at: "never/used", with: .outOfSpace)]))
+        case .memory, .disk: store
+        }
+    }
+
     /// Runs `body` with a fresh, empty store of this kind, with what the conformance checks may use beside it, and
     /// removes everything it stored afterwards.
     ///
@@ -33,15 +59,15 @@ enum FileStoreKind: String, CaseIterable, CustomTestStringConvertible {
     /// neighbour is another namespace in the same folder. An in-memory store is its own storage, so it has neither.
     func withSubject(_ body: (FileStoringConformance.Subject) async throws -> Void) async throws {
         switch self {
-        case .memory:
-            try await body(FileStoringConformance.Subject(InMemoryFileStore()))
-        case .disk:
+        case .memory, .memoryWithEvents, .memoryWithFaults:
+            try await body(FileStoringConformance.Subject(seen(InMemoryFileStore())))
+        case .disk, .diskWithEvents, .diskWithFaults:
             try await withTemporaryFolder { folder in
                 try await body(
                     FileStoringConformance.Subject(
-                        DiskFileStore(directory: .custom(folder), namespace: "behaviour"),
-                        reopen: { DiskFileStore(directory: .custom(folder), namespace: "behaviour") },
-                        neighbour: DiskFileStore(directory: .custom(folder), namespace: "neighbour"),
+                        seen(DiskFileStore(directory: .custom(folder), namespace: "behaviour")),
+                        reopen: { seen(DiskFileStore(directory: .custom(folder), namespace: "behaviour")) },
+                        neighbour: seen(DiskFileStore(directory: .custom(folder), namespace: "neighbour")),
                         foldsCase: Self.foldsCase(folder)
                     )
                 )

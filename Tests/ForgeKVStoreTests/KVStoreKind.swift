@@ -5,13 +5,21 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// Every ``KVStoring`` implementation the package ships, for the behaviour suite to run against.
+/// Every ``KVStoring`` implementation the package ships, for the behaviour suite to run against: each store alone,
+/// and the stores built on ``KVBackend`` seen through the seam, for events and for faults (that never fire, while
+/// every call asks for one), so that a wrapper is shown to keep every behaviour of the store it wraps.
 enum KVStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
     case disk
     case defaults
     case reactiveOverMemory
     case reactiveOverDisk
+    case memoryWithEvents
+    case diskWithEvents
+    case defaultsWithEvents
+    case memoryWithFaults
+    case diskWithFaults
+    case defaultsWithFaults
 
     var testDescription: String { rawValue }
 
@@ -21,7 +29,7 @@ enum KVStoreKind: String, CaseIterable, CustomTestStringConvertible {
         #if canImport(Darwin)
         false
         #else
-        self == .defaults
+        [.defaults, .defaultsWithEvents, .defaultsWithFaults].contains(self)
         #endif
     }
 
@@ -30,24 +38,33 @@ enum KVStoreKind: String, CaseIterable, CustomTestStringConvertible {
         try await withSubject { subject in try await body(subject.store) }
     }
 
+    /// `store` as this kind sees it: alone, or through the seam for events or for faults.
+    private func seen(_ store: some KVBackend & KVStoring) -> any KVStoring {
+        switch self {
+        case .memoryWithEvents, .diskWithEvents, .defaultsWithEvents: store.reportingEvents { _ in }
+        case .memoryWithFaults, .diskWithFaults, .defaultsWithFaults:
+            store.injectingFaults(StoreFaults([.always(.all, at: "never.used", with: .outOfSpace)]))
+        case .memory, .disk, .defaults, .reactiveOverMemory, .reactiveOverDisk: store
+        }
+    }
+
     /// Runs `body` with a fresh, empty store of this kind, with a second handle and a neighbour where the store has
     /// them, and removes everything they stored afterwards.
     ///
     /// A disk store reopens as a new `DiskKVStore` on the same folder and namespace, and its neighbour is another
     /// namespace in the same folder; a `UserDefaults` store reopens as a new store on the same suite, and its
-    /// neighbour is another suite. A reactive store wraps each. An in-memory store has neither.
+    /// neighbour is another suite. A reactive store wraps each, and so does the seam. An in-memory store has neither.
     func withSubject(_ body: (KVStoringConformance.Subject) async throws -> Void) async throws {
         switch self {
-        case .memory:
-            try await body(KVStoringConformance.Subject(InMemoryKVStore()))
+        case .memory, .memoryWithEvents, .memoryWithFaults:
+            try await body(KVStoringConformance.Subject(seen(InMemoryKVStore())))
         case .reactiveOverMemory:
             try await body(KVStoringConformance.Subject(ReactiveKVStore(InMemoryKVStore())))
-        case .disk, .reactiveOverDisk:
-            let isReactive = self == .reactiveOverDisk
+        case .disk, .reactiveOverDisk, .diskWithEvents, .diskWithFaults:
             try await withTemporaryFolder { folder in
                 @Sendable func open(_ namespace: String) -> any KVStoring {
                     let disk = DiskKVStore(directory: .custom(folder), namespace: namespace)
-                    return isReactive ? ReactiveKVStore(disk) : disk
+                    return self == .reactiveOverDisk ? ReactiveKVStore(disk) : seen(disk)
                 }
                 try await body(
                     KVStoringConformance.Subject(
@@ -57,7 +74,7 @@ enum KVStoreKind: String, CaseIterable, CustomTestStringConvertible {
                     )
                 )
             }
-        case .defaults:
+        case .defaults, .defaultsWithEvents, .defaultsWithFaults:
             let suite = "forge.tests.\(UUID().uuidString)"
             let neighbourSuite = suite + ".neighbour"
             defer {
@@ -67,9 +84,9 @@ enum KVStoreKind: String, CaseIterable, CustomTestStringConvertible {
             }
             try await body(
                 KVStoringConformance.Subject(
-                    UserDefaultsKVStore(suiteName: suite),
-                    reopen: { UserDefaultsKVStore(suiteName: suite) },
-                    neighbour: UserDefaultsKVStore(suiteName: neighbourSuite)
+                    seen(UserDefaultsKVStore(suiteName: suite)),
+                    reopen: { seen(UserDefaultsKVStore(suiteName: suite)) },
+                    neighbour: seen(UserDefaultsKVStore(suiteName: neighbourSuite))
                 )
             )
         }

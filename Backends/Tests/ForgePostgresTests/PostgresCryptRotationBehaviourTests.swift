@@ -8,11 +8,6 @@ import Testing
 /// against `PostgresCrypt` alone and seen through the seam, for events and for faults: a wrapper keeps rotation.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
 struct PostgresCryptRotationBehaviourTests {
-    /// How the store is seen: alone, or through the seam.
-    enum Seam: String, CaseIterable, Sendable {
-        case alone, events, faults
-    }
-
     @Test(arguments: RotationConformance.checks, Seam.allCases)
     func rotatesLikeEveryStore(check: RotationConformance.Check, seam: Seam) async throws {
         let masterKey = MasterKey.symmetric(SymmetricKey(size: .bits256))

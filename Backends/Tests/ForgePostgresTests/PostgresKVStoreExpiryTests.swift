@@ -6,18 +6,29 @@ import PostgresNIO
 import Testing
 
 /// `PostgresKVStore` keeps lifetimes as every store does: the expiry suite, with a second store on the namespace and
-/// the store's own streams; the same random writes, removes, clock moves and reclaims as on the twin give the same
+/// the store's own streams, alone and seen through the seam; the same random writes, removes, clock moves and reclaims as on the twin give the same
 /// answers; a table an older version made is upgraded; a transaction's write drops a lifetime.
 @Suite(.enabled(if: TestServer.url != nil, TestServer.skipReason), .timeLimit(.minutes(1)))
 struct PostgresKVStoreExpiryTests {
     @Test(arguments: ExpiryConformance.checks)
     func expiresLikeEveryStore(_ check: ExpiryConformance.Check) async throws {
+        try await expiresLikeEveryStore(check, seam: .alone)
+    }
+
+    /// Serialized, so that the wrapped stores' clients add to the server's connections no more than one check's.
+    @Test(.serialized, arguments: ExpiryConformance.checks, [Seam.events, .faults])
+    func expiresLikeEveryStoreThroughTheSeam(_ check: ExpiryConformance.Check, seam: Seam) async throws {
+        try await expiresLikeEveryStore(check, seam: seam)
+    }
+
+    /// Runs `check` on the store as `seam` shows it.
+    private func expiresLikeEveryStore(_ check: ExpiryConformance.Check, seam: Seam) async throws {
         let clock = ManualExpiryClock()
         try await TestServer.withStores(2) { (stores) async throws in
             // Each instance its own settings on the same clock, as two servers would have.
             let (store, other) = (stores[0].expiring(by: clock), stores[1].expiring(by: clock))
             try await check.run(
-                on: .init(store: store, clock: clock, otherInstance: other, stream: { store.stream($0) })
+                on: .init(store: seam.settings(store), clock: clock, otherInstance: other, stream: { store.stream($0) })
             )
         }
     }

@@ -3,34 +3,36 @@ import ForgeStorageTesting
 import Foundation
 import Testing
 
-/// SQLiteCrypt passes the whole conformance suite, sync and async: a second handle is a store of a second
-/// `SQLiteDatabase` on the same file with the same master key (as another process would open it), the neighbour
-/// another namespace in the same database.
+/// SQLiteCrypt passes the whole conformance suite, sync and async, alone and seen through the seam: a second handle is
+/// a store of a second `SQLiteDatabase` on the same file with the same master key (as another process would open it),
+/// the neighbour another namespace in the same database.
 struct SQLiteCryptConformanceTests {
-    @Test func passesTheConformanceSuite() async throws {
+    @Test(arguments: Seam.allCases)
+    func passesTheConformanceSuite(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
             await CryptStoringConformance.run(makeSubject: {
                 let file = databaseFile(in: folder)
                 let key = testMasterKey()
                 let database = SQLiteDatabase(fileURL: file)
                 return CryptStoringConformance.Subject(
-                    SQLiteCrypt(database: database, namespace: "secrets", masterKey: key),
-                    reopen: { SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key) },
+                    seam.secrets(SQLiteCrypt(database: database, namespace: "secrets", masterKey: key)),
+                    reopen: { seam.secrets(SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key)) },
                     neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: key)
                 )
             })
         }
     }
 
-    @Test func passesTheAsyncConformanceSuite() async throws {
+    @Test(arguments: Seam.allCases)
+    func passesTheAsyncConformanceSuite(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
             await AsyncCryptStoringConformance.run(makeSubject: {
                 let file = databaseFile(in: folder)
                 let key = testMasterKey()
                 let database = SQLiteDatabase(fileURL: file)
                 return AsyncCryptStoringConformance.Subject(
-                    SQLiteCrypt(database: database, namespace: "secrets", masterKey: key),
-                    reopen: { SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key) },
+                    seam.secrets(SQLiteCrypt(database: database, namespace: "secrets", masterKey: key)),
+                    reopen: { seam.secrets(SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key)) },
                     neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: key)
                 )
             })

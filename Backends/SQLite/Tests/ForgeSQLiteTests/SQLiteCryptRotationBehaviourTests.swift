@@ -6,11 +6,6 @@ import Testing
 /// What every store that changes its master key in place promises (ForgeStorageTesting's `RotationConformance`), run
 /// against `SQLiteCrypt` alone and seen through the seam, for events and for faults: a wrapper keeps rotation.
 struct SQLiteCryptRotationBehaviourTests {
-    /// How the store is seen: alone, or through the seam.
-    enum Seam: String, CaseIterable, Sendable {
-        case alone, events, faults
-    }
-
     @Test(arguments: Seam.allCases)
     func rotatesLikeEveryStore(seam: Seam) async throws {
         try await withTemporaryFolder { folder in

@@ -3,32 +3,34 @@ import ForgeStorageTesting
 import Foundation
 import Testing
 
-/// SQLiteFileStore passes the whole conformance suite, sync and async: a second handle is a store of a second
-/// `SQLiteDatabase` on the same file (as another process would open it), the neighbour another namespace in the same
-/// database.
+/// SQLiteFileStore passes the whole conformance suite, sync and async, alone and seen through the seam: a second handle
+/// is a store of a second `SQLiteDatabase` on the same file (as another process would open it), the neighbour another
+/// namespace in the same database.
 struct SQLiteFileStoreConformanceTests {
-    @Test func passesTheConformanceSuite() async throws {
+    @Test(arguments: Seam.allCases)
+    func passesTheConformanceSuite(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
             await FileStoringConformance.run(makeSubject: {
                 let file = databaseFile(in: folder)
                 let database = SQLiteDatabase(fileURL: file)
                 return FileStoringConformance.Subject(
-                    SQLiteFileStore(database: database, namespace: "store"),
-                    reopen: { SQLiteFileStore(fileURL: file, namespace: "store") },
+                    seam.files(SQLiteFileStore(database: database, namespace: "store")),
+                    reopen: { seam.files(SQLiteFileStore(fileURL: file, namespace: "store")) },
                     neighbour: SQLiteFileStore(database: database, namespace: "neighbour")
                 )
             })
         }
     }
 
-    @Test func passesTheAsyncConformanceSuite() async throws {
+    @Test(arguments: Seam.allCases)
+    func passesTheAsyncConformanceSuite(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
             await AsyncFileStoringConformance.run(makeSubject: {
                 let file = databaseFile(in: folder)
                 let database = SQLiteDatabase(fileURL: file)
                 return AsyncFileStoringConformance.Subject(
-                    SQLiteFileStore(database: database, namespace: "store"),
-                    reopen: { SQLiteFileStore(fileURL: file, namespace: "store") },
+                    seam.files(SQLiteFileStore(database: database, namespace: "store")),
+                    reopen: { seam.files(SQLiteFileStore(fileURL: file, namespace: "store")) },
                     neighbour: SQLiteFileStore(database: database, namespace: "neighbour")
                 )
             })

@@ -3,32 +3,34 @@ import ForgeStorageTesting
 import Foundation
 import Testing
 
-/// SQLiteKVStore passes the whole conformance suite, sync and async: a second handle is a store of a second
-/// `SQLiteDatabase` on the same file (as another process would open it), the neighbour another namespace in the same
-/// database.
+/// SQLiteKVStore passes the whole conformance suite, sync and async, alone and seen through the seam: a second handle
+/// is a store of a second `SQLiteDatabase` on the same file (as another process would open it), the neighbour another
+/// namespace in the same database.
 struct SQLiteKVStoreConformanceTests {
-    @Test func passesTheConformanceSuite() async throws {
+    @Test(arguments: Seam.allCases)
+    func passesTheConformanceSuite(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
             await KVStoringConformance.run(makeSubject: {
                 let file = databaseFile(in: folder)
                 let database = SQLiteDatabase(fileURL: file)
                 return KVStoringConformance.Subject(
-                    SQLiteKVStore(database: database, namespace: "store"),
-                    reopen: { SQLiteKVStore(fileURL: file, namespace: "store") },
+                    seam.settings(SQLiteKVStore(database: database, namespace: "store")),
+                    reopen: { seam.settings(SQLiteKVStore(fileURL: file, namespace: "store")) },
                     neighbour: SQLiteKVStore(database: database, namespace: "neighbour")
                 )
             })
         }
     }
 
-    @Test func passesTheAsyncConformanceSuite() async throws {
+    @Test(arguments: Seam.allCases)
+    func passesTheAsyncConformanceSuite(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
             await AsyncKVStoringConformance.run(makeSubject: {
                 let file = databaseFile(in: folder)
                 let database = SQLiteDatabase(fileURL: file)
                 return AsyncKVStoringConformance.Subject(
-                    SQLiteKVStore(database: database, namespace: "store"),
-                    reopen: { SQLiteKVStore(fileURL: file, namespace: "store") },
+                    seam.settings(SQLiteKVStore(database: database, namespace: "store")),
+                    reopen: { seam.settings(SQLiteKVStore(fileURL: file, namespace: "store")) },
                     neighbour: SQLiteKVStore(database: database, namespace: "neighbour")
                 )
             })
