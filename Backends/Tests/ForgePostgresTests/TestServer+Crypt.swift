@@ -18,7 +18,13 @@ extension TestServer {
         let namespace = "test-\(UUID().uuidString)"
         try await withClients(count) { clients in
             let stores = clients.map {
-                PostgresCrypt(client: $0, namespace: namespace, masterKey: masterKey, tableName: tableName)
+                PostgresCrypt(
+                    client: $0,
+                    namespace: namespace,
+                    masterKey: masterKey,
+                    tableName: tableName,
+                    connectionWait: connectionWait
+                )
             }
             do {
                 try await body(stores)

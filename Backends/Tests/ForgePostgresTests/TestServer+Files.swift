@@ -14,8 +14,18 @@ extension TestServer {
         let namespace = "test-\(UUID().uuidString)"
         try await withClient { firstClient in
             try await withClient { secondClient in
-                let first = PostgresFileStore(client: firstClient, namespace: namespace, tableName: tableName)
-                let second = PostgresFileStore(client: secondClient, namespace: namespace, tableName: tableName)
+                let first = PostgresFileStore(
+                    client: firstClient,
+                    namespace: namespace,
+                    tableName: tableName,
+                    connectionWait: connectionWait
+                )
+                let second = PostgresFileStore(
+                    client: secondClient,
+                    namespace: namespace,
+                    tableName: tableName,
+                    connectionWait: connectionWait
+                )
                 do {
                     try await body(first, second)
                 } catch {

@@ -34,6 +34,11 @@ enum TestServer {
         )
     }
 
+    /// How long the suites' stores wait for a connection: longer than a store's default, since the tests run at once on
+    /// a loaded machine and the concurrency checks ask for many connections of one pool at a time. A test of the wait
+    /// itself gives its store its own.
+    static let connectionWait = Duration.seconds(30)
+
     /// Runs `body` with a client of the server that runs meanwhile, and stops it after.
     static func withClient<Result: Sendable>(
         configuration: PostgresClient.Configuration? = nil,
@@ -56,7 +61,9 @@ enum TestServer {
     ) async throws {
         let namespace = "test-\(UUID().uuidString)"
         try await withClients(count) { clients in
-            let stores = clients.map { PostgresKVStore(client: $0, namespace: namespace, tableName: tableName) }
+            let stores = clients.map {
+                PostgresKVStore(client: $0, namespace: namespace, tableName: tableName, connectionWait: connectionWait)
+            }
             do {
                 try await body(stores)
             } catch {

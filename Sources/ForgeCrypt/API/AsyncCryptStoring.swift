@@ -10,32 +10,32 @@ public protocol AsyncCryptStoring: Sendable {
     /// Returns the secret stored for `key`, or nil when none is stored. See ``CryptStoring/get(_:)``.
     ///
     /// - Throws: ``CryptStoreError``; a read never turns a failure into nil.
-    func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Value?
+    nonisolated(nonsending) func get<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Value?
 
     /// Stores `value` for `key`, replacing any previous secret. See ``CryptStoring/set(_:for:)``.
     ///
     /// - Throws: ``CryptStoreError``; the previous secret is kept.
-    func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) async throws
+    nonisolated(nonsending) func set<Value: Codable & Sendable>(_ value: Value, for key: CryptKey<Value>) async throws
 
     /// Deletes the secret stored for `key`; deleting a key that holds nothing succeeds.
     ///
     /// - Throws: ``CryptStoreError``.
-    func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws
+    nonisolated(nonsending) func delete<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws
 
     /// Returns true when a secret is stored for `key`.
     ///
     /// - Throws: ``CryptStoreError`` when the store cannot tell.
-    func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Bool
+    nonisolated(nonsending) func contains<Value: Codable & Sendable>(_ key: CryptKey<Value>) async throws -> Bool
 
     /// Deletes every secret of this store, and none of another's.
     ///
     /// - Throws: ``CryptStoreError``.
-    func deleteAll() async throws
+    nonisolated(nonsending) func deleteAll() async throws
 
     /// The keys that hold a secret in this store, sorted, each in its canonical (NFC) form.
     ///
     /// - Throws: ``CryptStoreError/listFailed(underlying:)``.
-    func keys() async throws -> [String]
+    nonisolated(nonsending) func keys() async throws -> [String]
 }
 
 extension InMemoryCrypt: AsyncCryptStoring {}

@@ -11,39 +11,39 @@ public protocol AsyncCryptBackend: Sendable {
     /// The bytes of the secret stored under `name`, or nil when none is.
     ///
     /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` or another ``CryptStoreError`` naming `name`.
-    func storedSecret(named name: String) async throws -> Data?
+    nonisolated(nonsending) func storedSecret(named name: String) async throws -> Data?
 
     /// Stores `secret` under `name`, replacing what was stored there, atomically.
     ///
     /// - Throws: ``CryptStoreError/writeFailed(key:underlying:)`` or another ``CryptStoreError`` naming `name`; the
     ///   previous secret is kept.
-    func store(_ secret: Data, named name: String) async throws
+    nonisolated(nonsending) func store(_ secret: Data, named name: String) async throws
 
     /// Removes the secret stored under `name`; succeeds when there is none.
     ///
     /// - Throws: ``CryptStoreError/removeFailed(key:underlying:)``.
-    func removeSecret(named name: String) async throws
+    nonisolated(nonsending) func removeSecret(named name: String) async throws
 
     /// Whether a secret is stored under `name`. The default reads it with ``storedSecret(named:)``.
     ///
     /// - Throws: ``CryptStoreError/readFailed(key:underlying:)`` when the store cannot tell.
-    func hasSecret(named name: String) async throws -> Bool
+    nonisolated(nonsending) func hasSecret(named name: String) async throws -> Bool
 
     /// The names that hold a secret, in any order and form.
     ///
     /// - Throws: ``CryptStoreError/listFailed(underlying:)``.
-    func storedNames() async throws -> [String]
+    nonisolated(nonsending) func storedNames() async throws -> [String]
 
     /// Removes every secret this store holds, and nothing it does not.
     ///
     /// - Throws: ``CryptStoreError/removeAllFailed(underlying:)``.
-    func removeAll() async throws
+    nonisolated(nonsending) func removeAll() async throws
 
     /// The number of secrets this store holds. The default counts the names of ``storedNames()``, each once; see
     /// ``CryptBackend/itemCount()``. `PostgresCrypt` counts its rows on the server and opens none.
     ///
     /// - Throws: ``CryptStoreError/listFailed(underlying:)``.
-    func itemCount() async throws -> Int
+    nonisolated(nonsending) func itemCount() async throws -> Int
 }
 
 extension AsyncCryptBackend {

@@ -21,28 +21,28 @@ public import Foundation
 /// ForgeStorageTesting holds a store to all of it.
 public protocol AsyncFileStoring: Sendable {
     /// Saves `data` at `path`, creating the folders on the way. See ``FileStoring/save(_:to:overwrite:)``.
-    func save(_ data: Data, to path: String, overwrite: Bool) async throws
+    nonisolated(nonsending) func save(_ data: Data, to path: String, overwrite: Bool) async throws
 
     /// Returns the contents of the file at `path`. See ``FileStoring/load(_:)``.
-    func load(_ path: String) async throws -> Data
+    nonisolated(nonsending) func load(_ path: String) async throws -> Data
 
     /// Returns true when a file is stored at `path`; false for folders and invalid paths.
     ///
     /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the store cannot tell, as when its server cannot
     ///   be reached; a local store never throws.
-    func exists(_ path: String) async throws -> Bool
+    nonisolated(nonsending) func exists(_ path: String) async throws -> Bool
 
     /// Deletes the file at `path`, and the folders this leaves empty. See ``FileStoring/delete(_:)``.
-    func delete(_ path: String) async throws
+    nonisolated(nonsending) func delete(_ path: String) async throws
 
     /// Returns what is directly in the folder at `folder`, sorted. See ``FileStoring/list(in:)``.
-    func list(in folder: String) async throws -> [String]
+    nonisolated(nonsending) func list(in folder: String) async throws -> [String]
 
     /// Deletes every file and folder of this store, and nothing else.
-    func deleteAll() async throws
+    nonisolated(nonsending) func deleteAll() async throws
 
     /// The sum of the sizes, in bytes, of every file in the store.
-    func totalSize() async throws -> Int
+    nonisolated(nonsending) func totalSize() async throws -> Int
 }
 
 extension AsyncFileStoring {

@@ -49,40 +49,40 @@ public protocol AsyncKVStoring: Sendable {
     /// Returns the value stored for `key`, or nil when nothing is stored or it does not decode as `T`.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
+    nonisolated(nonsending) func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T?
 
     /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil only
     /// when nothing is stored. See ``KVStoring/value(for:)``.
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
-    func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
+    nonisolated(nonsending) func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T?
 
     /// Stores `value` for `key`, replacing any previous value. See ``KVStoring/set(_:value:)``.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   the previous value is kept either way.
-    func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
+    nonisolated(nonsending) func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T) async throws
 
     /// Removes the value stored for `key`, and those under the older names its migrations read. See
     /// ``KVStoring/remove(_:)``.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
-    func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
+    nonisolated(nonsending) func remove<T: Codable & Sendable>(_ key: KVKey<T>) async throws
 
     /// Returns true when a value is stored for `key`, or under an older name its migrations read.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
+    nonisolated(nonsending) func contains<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> Bool
 
     /// Removes every value this store holds, and nothing it does not.
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
-    func removeAll() async throws
+    nonisolated(nonsending) func removeAll() async throws
 
     /// The keys that hold a value in this store, sorted, each in its canonical (NFC) form.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
-    func keys() async throws -> [String]
+    nonisolated(nonsending) func keys() async throws -> [String]
 
     /// Returns the value stored for `key`, or its default when nothing is stored or what is stored does not decode
     /// as `T`, even through the key's migrations.
@@ -91,31 +91,31 @@ public protocol AsyncKVStoring: Sendable {
     /// value that does not decode before the default is returned.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T
+    nonisolated(nonsending) func get<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> T
 
     /// Returns the value stored for `key`, read as a `T` or migrated from what an older version stored; nil when
     /// nothing is stored, whatever the key's default.
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
-    func value<T: Codable & Sendable>(for key: KVKeyWithDefault<T>) async throws -> T?
+    nonisolated(nonsending) func value<T: Codable & Sendable>(for key: KVKeyWithDefault<T>) async throws -> T?
 
     /// Stores `value` for `key`, replacing any previous value; a value equal to the default is stored too.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   the previous value is kept either way.
-    func set<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>, value: T) async throws
+    nonisolated(nonsending) func set<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>, value: T) async throws
 
     /// Removes the value stored for `key`, and those under the older names its migrations read, so that reads return
     /// its default again.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
-    func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws
+    nonisolated(nonsending) func remove<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws
 
     /// Returns true when a value is stored for `key` (or under an older name its migrations read), even one equal to
     /// its default; false when reads return the default because nothing is stored.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool
+    nonisolated(nonsending) func contains<T: Codable & Sendable>(_ key: KVKeyWithDefault<T>) async throws -> Bool
 }
 
 /// An ``AsyncKVStoring`` that can observe its keys: a stream per key, as ``ReactiveKVStore/stream(_:)`` gives it.

@@ -16,45 +16,45 @@ public protocol AsyncKVBackend: Sendable {
     /// ``storedNames()`` and reads them; implement it when a store can ask its storage for them at once.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
-    func storedNames(liveAt date: Date) async throws -> [String]
+    nonisolated(nonsending) func storedNames(liveAt date: Date) async throws -> [String]
 
     /// Removes up to `limit` values that have expired at `date` (their expiration date is `date` or earlier), and
     /// returns their names; none when `limit` is 0 or less. A value stored again since it was found expired stays.
     /// The default removes nothing.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` or ``KVStoreError/listFailed(underlying:)``.
-    func removeExpiredValues(at date: Date, limit: Int) async throws -> [String]
+    nonisolated(nonsending) func removeExpiredValues(at date: Date, limit: Int) async throws -> [String]
 
     /// The values stored under `names`, by name; a name that holds nothing is absent.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` naming the first of `names`.
-    func storedValues(named names: [String]) async throws -> [String: KVStoredValue]
+    nonisolated(nonsending) func storedValues(named names: [String]) async throws -> [String: KVStoredValue]
 
     /// Stores `value` under `name`, replacing what was stored there, atomically.
     ///
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
-    func store(_ value: KVStoredValue, named name: String) async throws
+    nonisolated(nonsending) func store(_ value: KVStoredValue, named name: String) async throws
 
     /// Removes the values stored under `names`, in the order given (a key's older names come first, the key
     /// last); succeeds for names that hold nothing.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
-    func removeValues(named names: [String]) async throws
+    nonisolated(nonsending) func removeValues(named names: [String]) async throws
 
     /// Whether any of `names` holds a value. The default reads them with ``storedValues(named:)``.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
-    func hasValue(named names: [String]) async throws -> Bool
+    nonisolated(nonsending) func hasValue(named names: [String]) async throws -> Bool
 
     /// The names that hold a value, in any order.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)``.
-    func storedNames() async throws -> [String]
+    nonisolated(nonsending) func storedNames() async throws -> [String]
 
     /// Removes every value this store holds, and nothing it does not.
     ///
     /// - Throws: ``KVStoreError/removeAllFailed(underlying:)``.
-    func removeAll() async throws
+    nonisolated(nonsending) func removeAll() async throws
 }
 
 extension AsyncKVBackend {

@@ -26,6 +26,8 @@ extension TransactionConformance {
             group.addTask {
                 defer { finished.withLock { $0 = true } }
                 for round in 1...isolationRounds {
+                    // A test's time limit cancels the check: it ends rather than run on.
+                    try Task.checkCancellation()
                     try await StorageTransaction.run { transaction in
                         try stageMove(round, subject, in: transaction)
                     }
@@ -35,6 +37,7 @@ extension TransactionConformance {
             group.addTask {
                 var reads = 0
                 while reads == 0 || !finished.withLock({ $0 }) {
+                    try Task.checkCancellation()
                     try await expectOneWholeGroup(subject)
                     reads += 1
                     await Task.yield()
