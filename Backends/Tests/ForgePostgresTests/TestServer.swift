@@ -34,9 +34,10 @@ enum TestServer {
         )
     }
 
-    /// How long the suites' stores wait for a connection: longer than a store's default, since the tests run at once on
-    /// a loaded machine and the concurrency checks ask for many connections of one pool at a time. A test of the wait
-    /// itself gives its store its own.
+    /// How long the suites' stores wait for a connection: longer than a store's default.
+    ///
+    /// The tests run at once on a loaded machine, and the concurrency checks ask for many connections of one pool at a
+    /// time. A test of the wait itself gives its store its own.
     static let connectionWait = Duration.seconds(30)
 
     /// Runs `body` with a client of the server that runs meanwhile, and stops it after.
