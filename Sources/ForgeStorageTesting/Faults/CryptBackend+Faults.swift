@@ -32,7 +32,7 @@ extension CryptBackend {
 
 extension AsyncCryptBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged
-    /// to `log` as the store `label`; see ``ForgeCrypt/CryptBackend/injectingFaults(_:log:label:)``.
+    /// to `log` as the store `label`; see `CryptBackend.injectingFaults(_:log:label:)`.
     ///
     /// - Returns: The store seen through the seam, every capability kept; see `InterceptedAsyncCrypt`.
     public func injectingFaults(

@@ -23,7 +23,7 @@ extension FileBackend {
 
 extension AsyncFileBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged
-    /// to `log` as the store `label`; see ``ForgeFileStore/FileBackend/injectingFaults(_:log:label:)``.
+    /// to `log` as the store `label`; see `FileBackend.injectingFaults(_:log:label:)`.
     ///
     /// - Returns: The store seen through the seam, every capability kept; see `InterceptedAsyncFileStore`.
     public func injectingFaults(

@@ -31,7 +31,7 @@ extension KVBackend {
 
 extension AsyncKVBackend {
     /// This store, with the faults of `faults` injected before each call it makes to its storage, and each call logged
-    /// to `log` as the store `label`; see ``ForgeKVStore/KVBackend/injectingFaults(_:log:label:)``.
+    /// to `log` as the store `label`; see `KVBackend.injectingFaults(_:log:label:)`.
     ///
     /// - Returns: The store seen through the seam, every capability kept; see `InterceptedAsyncKVStore`.
     public func injectingFaults(

@@ -2,8 +2,8 @@ internal import ForgeCore
 public import ForgeCrypt
 public import Testing
 
-/// The behaviour every secret store that changes its master key in place shares (``ForgeCrypt/MasterKeyRotating``,
-/// ``ForgeCrypt/AsyncMasterKeyRotating``), written once and run against each: the vault, `SQLiteCrypt`,
+/// The behaviour every secret store that changes its master key in place shares (`MasterKeyRotating`,
+/// `AsyncMasterKeyRotating`), written once and run against each: the vault, `SQLiteCrypt`,
 /// `PostgresCrypt`, the in-memory twin made with a master key, and each seen through the seam.
 ///
 /// ```swift
