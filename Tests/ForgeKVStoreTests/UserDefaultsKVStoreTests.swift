@@ -346,10 +346,12 @@ struct UserDefaultsKVStoreTests {
             let key = KVKey<Int>("count")
             try store.set(key, value: 1)
             try store.flush()
+            // Counted from before the first read: a flush of another store between that read and the next makes the
+            // next take the lock.
+            let synchronizationsBefore = DefaultsSynchronizer.synchronizationCount
             // The first read after the flush takes the lock, and has UserDefaults load the domain under it.
             #expect(store.get(key) == 1)
             let before = store.synchronizer.counts
-            let synchronizationsBefore = DefaultsSynchronizer.synchronizationCount
             for _ in 0..<100 { #expect(store.get(key) == 1) }
             #expect(store.contains(key))
             let after = store.synchronizer.counts
