@@ -11,7 +11,12 @@ import Testing
 struct RotationBehaviourTests {
     /// The stores that rotate in this module.
     enum Store: String, CaseIterable, Sendable {
-        case inMemory, vault
+        /// The twin made with a master key, rotated through `MasterKeyRotating`.
+        case inMemory
+        /// The same twin rotated through `AsyncMasterKeyRotating`, as a server's store is.
+        case inMemoryAsync
+        /// `EncryptedFileCrypt`.
+        case vault
     }
 
     /// How the store is seen: alone, or through the seam.
@@ -27,6 +32,8 @@ struct RotationBehaviourTests {
                 switch store {
                 case .inMemory:
                     return Self.subject(try InMemoryCrypt(masterKey: key), seen: seam, masterKey: key)
+                case .inMemoryAsync:
+                    return Self.asynchronousSubject(try InMemoryCrypt(masterKey: key), seen: seam, masterKey: key)
                 case .vault:
                     let vault = try EncryptedFileCrypt(
                         directory: .custom(folder),
@@ -65,6 +72,19 @@ struct RotationBehaviourTests {
     /// `store` as `seam` shows it, opened with `masterKey`.
     static func subject(
         _ store: some CryptStoring & CryptBackend & MasterKeyRotating,
+        seen seam: Seam,
+        masterKey: MasterKey
+    ) -> RotationConformance.Subject {
+        switch seam {
+        case .alone: RotationConformance.Subject(store, masterKey: masterKey)
+        case .events: RotationConformance.Subject(store.reportingEvents { _ in }, masterKey: masterKey)
+        case .faults: RotationConformance.Subject(store.injectingFaults(StoreFaults()), masterKey: masterKey)
+        }
+    }
+
+    /// `store` as `seam` shows it, opened with `masterKey`, rotated through its asynchronous form.
+    static func asynchronousSubject(
+        _ store: some CryptBackend & AsyncCryptStoring & AsyncMasterKeyRotating,
         seen seam: Seam,
         masterKey: MasterKey
     ) -> RotationConformance.Subject {

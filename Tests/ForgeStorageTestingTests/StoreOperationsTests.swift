@@ -22,6 +22,7 @@ struct StoreOperationsTests {
         #expect(StoreOperations.deleteAll == StoreOperations(.deleteAll))
         #expect(StoreOperations.list == StoreOperations(.list))
         #expect(StoreOperations.reclaimExpired == StoreOperations(.reclaimExpired))
-        #expect(StoreOperations.changes == [.write, .delete, .deleteAll, .reclaimExpired])
+        #expect(StoreOperations.rotateMasterKey == StoreOperations(.rotateMasterKey))
+        #expect(StoreOperations.changes == [.write, .delete, .deleteAll, .reclaimExpired, .rotateMasterKey])
     }
 }

@@ -16,4 +16,6 @@ public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
     /// The removal of a key-value store's expired values, by a write that found it due, `reclaimExpiredValues(limit:)`
     /// or an `ExpiryReaper`.
     case reclaimExpired
+    /// A secret store's change of the master key its secrets are sealed under: `rotateMasterKey(to:progress:)`.
+    case rotateMasterKey
 }

@@ -51,6 +51,8 @@ extension StoreCall {
 
     /// A reclaim of expired values.
     package static var reclaimExpired: Self { StoreCall(.reclaimExpired, nil) }
+    /// A change of a secret store's master key.
+    package static var rotateMasterKey: Self { StoreCall(.rotateMasterKey, nil) }
 }
 
 extension StoreCall where Result == Bool {

@@ -9,7 +9,7 @@ public protocol AsyncMasterKeyRotating: Sendable {
     /// - Throws: ``CryptStoreError/invalidMasterKey(reason:)`` for a key that cannot be used, and the store's own
     ///   errors; see each store's `rotateMasterKey(to:progress:)`.
     @discardableResult
-    func rotateMasterKey(
+    nonisolated(nonsending) func rotateMasterKey(
         to newKey: MasterKey,
         progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void
     ) async throws -> Self

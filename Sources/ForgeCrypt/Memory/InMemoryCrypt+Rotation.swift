@@ -8,25 +8,29 @@ extension InMemoryCrypt: MasterKeyRotating {
     /// As ``EncryptedFileCrypt/rotateMasterKey(to:progress:)`` does, it refuses a key a vault refuses, and a store that
     /// already has `newKey` changes nothing and tells only ``MasterKeyRotationStep/finished``.
     ///
+    /// A twin made with a test's faults (ForgeStorageTesting's `InMemoryCrypt(label:faults:log:)`) logs the rotation
+    /// and fails it as they say, before anything changes, as a store seen through the seam does.
+    ///
     /// - Throws: ``CryptStoreError/invalidMasterKey(reason:)`` for an empty passphrase or a symmetric key shorter than
-    ///   128 bits; nothing changes.
+    ///   128 bits, and what a test's fault throws; nothing changes.
     @discardableResult
     public func rotateMasterKey(
         to newKey: MasterKey,
         progress: (MasterKeyRotationStep) -> Void = { _ in }
-    ) throws(CryptStoreError) -> InMemoryCrypt {
-        try newKey.validate()
-        if masterKey.withLock({ $0?.isSameKey(as: newKey) ?? false }) {
-            progress(.finished)
-            return self
-        }
-        let count = items.withLock { $0.count }
-        progress(.began(itemCount: count))
-        for done in stride(from: 1, through: count, by: 1) { progress(.resealed(done, of: count)) }
-        masterKey.withLock { $0 = newKey }
-        progress(.switched)
-        progress(.finished)
+    ) throws -> InMemoryCrypt {
+        for step in try rotate(to: newKey) { progress(step) }
         return self
+    }
+
+    /// Changes the master key to `newKey` and returns the steps a vault of the same secrets tells, in order.
+    private func rotate(to newKey: MasterKey) throws -> [MasterKeyRotationStep] {
+        try newKey.validate()
+        _ = try faults.begin(.rotateMasterKey, nil)
+        if masterKey.withLock({ $0?.isSameKey(as: newKey) ?? false }) { return [.finished] }
+        let count = items.withLock { $0.count }
+        let resealed = stride(from: 1, through: count, by: 1).map { MasterKeyRotationStep.resealed($0, of: count) }
+        masterKey.withLock { $0 = newKey }
+        return [.began(itemCount: count)] + resealed + [.switched, .finished]
     }
 }
 
@@ -40,5 +44,21 @@ extension MasterKey {
             one.standardizedFileURL.path == another.standardizedFileURL.path
         default: false
         }
+    }
+}
+
+extension InMemoryCrypt: AsyncMasterKeyRotating {
+    /// Changes the master key this twin stands for to `newKey`, telling `progress` each step, as
+    /// ``rotateMasterKey(to:progress:)-(_,(MasterKeyRotationStep)->Void)`` does: the twin of a server's secret store
+    /// (`PostgresCrypt`) for a service that rotates through ``AsyncMasterKeyRotating``.
+    ///
+    /// - Throws: As the synchronous form does; nothing changes.
+    @discardableResult
+    public nonisolated(nonsending) func rotateMasterKey(
+        to newKey: MasterKey,
+        progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void
+    ) async throws -> InMemoryCrypt {
+        for step in try rotate(to: newKey) { await progress(step) }
+        return self
     }
 }

@@ -20,11 +20,12 @@ package struct CryptFaultPoint: StoreFaultPoint {
     ///
     /// A fault that damages a read fails nothing here (the read then finds a tampered secret); a check
     /// that a secret exists fails as the Keychain's does (a locked device, a test's own error), is hidden by a denied
-    /// permission, and is spared by the other faults.
+    /// permission, and is spared by the other faults. A master-key rotation fails as a write of the whole store does,
+    /// and is spared by a damaging fault.
     package func fail(_ operation: StoreOperation, _ target: String?, as fault: StoreFailure) throws {
         switch (operation, fault) {
         case (.read, .corruptData), (.exists, .permissionDenied), (.exists, .outOfSpace), (.exists, .corruptData),
-            (.reclaimExpired, _):
+            (.rotateMasterKey, .corruptData), (.reclaimExpired, _):
             return
         case (_, .deviceLocked):
             throw KeychainStatus.error(for: KeychainStatus.interactionNotAllowed, key: target)
@@ -39,6 +40,9 @@ package struct CryptFaultPoint: StoreFaultPoint {
         case .delete: try fault.fail(.remove, name) { CryptStoreError($0, removing: name) }
         case .list: try fault.fail(.list, "") { CryptStoreError(listing: $0) }
         case .deleteAll: try fault.fail(.list, "") { CryptStoreError($0, removing: nil) }
+        // The vault's rotation writes each secret sealed again, then its header: a failed write of either throws
+        // this, naming no key, as a secret store's errors of the whole store do.
+        case .rotateMasterKey: try fault.fail(.write, "") { CryptStoreError($0, writing: "") }
         case .reclaimExpired: break
         }
     }

@@ -20,37 +20,37 @@ public struct InterceptedAsyncCrypt<Base: AsyncCryptBackend>: Sendable {
 
 extension InterceptedAsyncCrypt: AsyncCryptStoring, AsyncCryptBackend {
     /// The bytes of `base`'s secret under `name`.
-    public func storedSecret(named name: String) async throws -> Data? {
+    public nonisolated(nonsending) func storedSecret(named name: String) async throws -> Data? {
         try await interceptor.interceptAsync(.readSecret(name)) { try await base.storedSecret(named: name) }
     }
 
     /// Stores `secret` in `base`.
-    public func store(_ secret: Data, named name: String) async throws {
+    public nonisolated(nonsending) func store(_ secret: Data, named name: String) async throws {
         try await interceptor.interceptAsync(.write(name, bytes: nil)) { try await base.store(secret, named: name) }
     }
 
     /// Removes `name` from `base`.
-    public func removeSecret(named name: String) async throws {
+    public nonisolated(nonsending) func removeSecret(named name: String) async throws {
         try await interceptor.interceptAsync(.delete(name)) { try await base.removeSecret(named: name) }
     }
 
     /// Whether `base` holds a secret under `name`.
-    public func hasSecret(named name: String) async throws -> Bool {
+    public nonisolated(nonsending) func hasSecret(named name: String) async throws -> Bool {
         try await interceptor.interceptAsync(.exists(name)) { try await base.hasSecret(named: name) }
     }
 
     /// `base`'s names.
-    public func storedNames() async throws -> [String] {
+    public nonisolated(nonsending) func storedNames() async throws -> [String] {
         try await interceptor.interceptAsync(.list(nil)) { try await base.storedNames() }
     }
 
     /// The number of `base`'s secrets, as a listing.
-    public func itemCount() async throws -> Int {
+    public nonisolated(nonsending) func itemCount() async throws -> Int {
         try await interceptor.interceptAsync(.list(nil)) { try await base.itemCount() }
     }
 
     /// Removes every secret from `base`.
-    public func removeAll() async throws {
+    public nonisolated(nonsending) func removeAll() async throws {
         try await interceptor.interceptAsync(.deleteAll) { try await base.removeAll() }
     }
 }
@@ -73,14 +73,16 @@ extension InterceptedAsyncCrypt: TransactionalCrypt where Base: TransactionalCry
 
 extension InterceptedAsyncCrypt: AsyncMasterKeyRotating where Base: AsyncMasterKeyRotating {
     /// Rotates the wrapped store's master key in place (see
-    /// ``AsyncMasterKeyRotating/rotateMasterKey(to:progress:)``), and returns this store, which goes on with `newKey`
-    /// as the wrapped store does.
+    /// ``AsyncMasterKeyRotating/rotateMasterKey(to:progress:)``), one call through the interceptor, and returns this
+    /// store, which goes on with `newKey` as the wrapped store does.
     @discardableResult
-    public func rotateMasterKey(
+    public nonisolated(nonsending) func rotateMasterKey(
         to newKey: MasterKey,
         progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void = { _ in }
     ) async throws -> InterceptedAsyncCrypt {
-        try await base.rotateMasterKey(to: newKey, progress: progress)
+        try await interceptor.interceptAsync(.rotateMasterKey) {
+            _ = try await base.rotateMasterKey(to: newKey, progress: progress)
+        }
         return self
     }
 }

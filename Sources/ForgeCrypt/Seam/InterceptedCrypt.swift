@@ -85,14 +85,31 @@ extension InterceptedCrypt: TransactionalStore, InterceptingTransactionalStore w
 extension InterceptedCrypt: TransactionalCrypt where Base: TransactionalCrypt {}
 
 extension InterceptedCrypt: MasterKeyRotating where Base: MasterKeyRotating {
-    /// Rotates the wrapped store's master key in place (see ``MasterKeyRotating/rotateMasterKey(to:progress:)``), and
-    /// returns this store, which goes on with `newKey` as the wrapped store does.
+    /// Rotates the wrapped store's master key in place (see ``MasterKeyRotating/rotateMasterKey(to:progress:)``), one
+    /// call through the interceptor (an event of its own; a test's fault fails it before it starts), and returns this
+    /// store, which goes on with `newKey` as the wrapped store does.
     @discardableResult
     public func rotateMasterKey(
         to newKey: MasterKey,
         progress: (MasterKeyRotationStep) -> Void = { _ in }
     ) throws -> InterceptedCrypt {
-        try base.rotateMasterKey(to: newKey, progress: progress)
+        try interceptor.intercept(.rotateMasterKey) { _ = try base.rotateMasterKey(to: newKey, progress: progress) }
+        return self
+    }
+}
+
+extension InterceptedCrypt: AsyncMasterKeyRotating where Base: AsyncMasterKeyRotating {
+    /// Rotates the wrapped store's master key in place through its asynchronous form (see
+    /// ``AsyncMasterKeyRotating/rotateMasterKey(to:progress:)``), one call through the interceptor, and returns this
+    /// store: the in-memory twin seen through the seam, standing in for a server's store.
+    @discardableResult
+    public nonisolated(nonsending) func rotateMasterKey(
+        to newKey: MasterKey,
+        progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void
+    ) async throws -> InterceptedCrypt {
+        try await interceptor.interceptAsync(.rotateMasterKey) {
+            _ = try await base.rotateMasterKey(to: newKey, progress: progress)
+        }
         return self
     }
 }

@@ -23,7 +23,7 @@ package struct FileFaultPoint: StoreFaultPoint {
         case .delete: try fault.fail(.remove, path) { FileStoreError($0, operation: .delete, path: path) }
         case .list: try fault.fail(.list, path) { FileStoreError($0, operation: .list, path: path) }
         case .deleteAll: try fault.fail(.remove, "") { FileStoreError($0, operation: .deleteAll, path: "") }
-        case .read, .exists, .reclaimExpired: break
+        case .read, .exists, .reclaimExpired, .rotateMasterKey: break
         }
     }
 }

@@ -19,50 +19,50 @@ public struct InterceptedAsyncFileStore<Base: AsyncFileBackend>: Sendable {
 
 extension InterceptedAsyncFileStore: AsyncFileStoring, AsyncFileBackend {
     /// The contents of `base`'s file at `path`.
-    public func contents(at path: StoredFilePath) async throws -> Data? {
+    public nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
         try await interceptor.interceptAsync(.read(path)) { try await base.contents(at: path) }
     }
 
     /// Writes `data` to `base` at `path`.
-    public func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
+    public nonisolated(nonsending) func write(_ data: Data, at path: StoredFilePath, replacing: Bool) async throws {
         try await interceptor.interceptAsync(.write(path.string, bytes: data.count)) {
             try await base.write(data, at: path, replacing: replacing)
         }
     }
 
     /// Removes `base`'s file at `path`.
-    public func removeFile(at path: StoredFilePath) async throws -> Bool {
+    public nonisolated(nonsending) func removeFile(at path: StoredFilePath) async throws -> Bool {
         try await interceptor.interceptAsync(.delete(path.string)) { try await base.removeFile(at: path) }
     }
 
     /// Whether `base` holds a file at `path`.
-    public func hasFile(at path: StoredFilePath) async throws -> Bool {
+    public nonisolated(nonsending) func hasFile(at path: StoredFilePath) async throws -> Bool {
         try await interceptor.interceptAsync(.exists(path.string)) { try await base.hasFile(at: path) }
     }
 
     /// The size and date of `base`'s file at `path`, as a check that it exists.
-    public func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo? {
+    public nonisolated(nonsending) func storedFileInfo(at path: StoredFilePath) async throws -> StoredFileInfo? {
         try await interceptor.interceptAsync(.info(path)) { try await base.storedFileInfo(at: path) }
     }
 
     /// The names in `base`'s `folder`.
-    public func entryNames(in folder: StoredFilePath) async throws -> [String] {
+    public nonisolated(nonsending) func entryNames(in folder: StoredFilePath) async throws -> [String] {
         try await interceptor.interceptAsync(.list(folder.string)) { try await base.entryNames(in: folder) }
     }
 
     /// Removes every file from `base`.
-    public func removeAll() async throws {
+    public nonisolated(nonsending) func removeAll() async throws {
         try await interceptor.interceptAsync(.deleteAll) { try await base.removeAll() }
     }
 
     /// The size of `base`'s files, as a listing of the whole store.
-    public func storedSize() async throws -> Int {
+    public nonisolated(nonsending) func storedSize() async throws -> Int {
         try await interceptor.interceptAsync(.list(nil)) { try await base.storedSize() }
     }
 
     /// `base`'s files, as a listing of the whole store; found by this store's own calls where the interceptor
     /// asks for them (faults).
-    public func allFiles() async throws -> [StoredFileInfo] {
+    public nonisolated(nonsending) func allFiles() async throws -> [StoredFileInfo] {
         if interceptor.walksTheStoreCallByCall { return try await walkedFiles() }
         return try await interceptor.interceptAsync(.list(nil)) { try await base.allFiles() }
     }

@@ -25,34 +25,34 @@ public struct InterceptedAsyncKVStore<Base: AsyncKVBackend>: Sendable {
 
 extension InterceptedAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     /// `base`'s values under `names`, as one call for the first name, the key's own.
-    public func storedValues(named names: [String]) async throws -> [String: KVStoredValue] {
+    public nonisolated(nonsending) func storedValues(named names: [String]) async throws -> [String: KVStoredValue] {
         try await interceptor.interceptAsync(.read(names)) { try await base.storedValues(named: names) }
     }
 
     /// Stores `value` in `base`.
-    public func store(_ value: KVStoredValue, named name: String) async throws {
+    public nonisolated(nonsending) func store(_ value: KVStoredValue, named name: String) async throws {
         try await interceptor.interceptAsync(.write(name, bytes: value.byteCount)) {
             try await base.store(value, named: name)
         }
     }
 
     /// Removes `names` from `base`, as one call for the last name, the key's own.
-    public func removeValues(named names: [String]) async throws {
+    public nonisolated(nonsending) func removeValues(named names: [String]) async throws {
         try await interceptor.interceptAsync(.delete(names.last)) { try await base.removeValues(named: names) }
     }
 
     /// Whether `base` holds any of `names`, as one check of the first, the key's own.
-    public func hasValue(named names: [String]) async throws -> Bool {
+    public nonisolated(nonsending) func hasValue(named names: [String]) async throws -> Bool {
         try await interceptor.interceptAsync(.exists(names.first)) { try await base.hasValue(named: names) }
     }
 
     /// `base`'s names.
-    public func storedNames() async throws -> [String] {
+    public nonisolated(nonsending) func storedNames() async throws -> [String] {
         try await interceptor.interceptAsync(.list(nil)) { try await base.storedNames() }
     }
 
     /// Removes everything from `base`.
-    public func removeAll() async throws {
+    public nonisolated(nonsending) func removeAll() async throws {
         try await interceptor.interceptAsync(.deleteAll) { try await base.removeAll() }
     }
 
@@ -60,13 +60,13 @@ extension InterceptedAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     public var expiry: KVExpiry? { base.expiry }
 
     /// `base`'s names that hold a value not expired at `date`.
-    public func storedNames(liveAt date: Date) async throws -> [String] {
+    public nonisolated(nonsending) func storedNames(liveAt date: Date) async throws -> [String] {
         try await interceptor.interceptAsync(.list(nil)) { try await base.storedNames(liveAt: date) }
     }
 
     /// Removes `base`'s values expired at `date`, up to `limit`; events report the number removed as
     /// `StoreEvent.Kind.expiredValuesReclaimed`.
-    public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] {
+    public nonisolated(nonsending) func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] {
         let removed = try await interceptor.interceptAsync(.reclaimExpired) {
             try await base.removeExpiredValues(at: date, limit: limit)
         }
@@ -78,7 +78,7 @@ extension InterceptedAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     /// decode; events report a migration that served it and a value that did not decode.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when the store cannot be read.
-    public func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
+    public nonisolated(nonsending) func get<T: Codable & Sendable>(_ key: KVKey<T>) async throws -> T? {
         let values = try await storedValues(of: key)
         do {
             return try reads.value(of: key, in: values, readAsNil: true)
@@ -91,7 +91,7 @@ extension InterceptedAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
     /// it and a value that did not decode.
     ///
     /// - Throws: ``KVStoreError/decodingFailed(key:underlying:)`` or ``KVStoreError/readFailed(key:underlying:)``.
-    public func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
+    public nonisolated(nonsending) func value<T: Codable & Sendable>(for key: KVKey<T>) async throws -> T? {
         try reads.value(of: key, in: await storedValues(of: key), readAsNil: false)
     }
 }

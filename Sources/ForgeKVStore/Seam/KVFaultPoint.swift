@@ -22,7 +22,7 @@ package struct KVFaultPoint: StoreFaultPoint {
         case .delete: try fault.fail(.remove, name) { KVStoreError($0, removing: name) }
         case .list: try fault.fail(.list, "") { KVStoreError(listing: $0) }
         case .deleteAll: try fault.fail(.remove, "") { KVStoreError($0, removing: nil) }
-        case .read, .exists, .reclaimExpired: break
+        case .read, .exists, .reclaimExpired, .rotateMasterKey: break
         }
     }
 }

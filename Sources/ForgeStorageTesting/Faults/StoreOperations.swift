@@ -33,11 +33,14 @@ public struct StoreOperations: OptionSet, Sendable, Hashable {
     public static let list = StoreOperations(.list)
     /// The removal of a key-value store's expired values.
     public static let reclaimExpired = StoreOperations(.reclaimExpired)
+    /// A secret store's change of its master key.
+    public static let rotateMasterKey = StoreOperations(.rotateMasterKey)
 
     /// Every operation that only looks: ``read``, ``exists`` and ``list``.
     public static let reads: StoreOperations = [.read, .exists, .list]
-    /// Every operation that changes what is stored: ``write``, ``delete`` and ``deleteAll``.
-    public static let changes: StoreOperations = [.write, .delete, .deleteAll, .reclaimExpired]
+    /// Every operation that changes what is stored: ``write``, ``delete``, ``deleteAll``, ``reclaimExpired`` and
+    /// ``rotateMasterKey``.
+    public static let changes: StoreOperations = [.write, .delete, .deleteAll, .reclaimExpired, .rotateMasterKey]
     /// Every operation.
     public static let all = StoreOperations(StoreOperation.allCases.map { StoreOperations($0) })
 }

@@ -89,7 +89,7 @@ extension StoreEvent {
         guard store == .secrets || withholdsNames else { return target }
         switch operation {
         case .read, .write, .delete, .exists: return "[redacted]"
-        case .list, .deleteAll, .reclaimExpired: return nil
+        case .list, .deleteAll, .reclaimExpired, .rotateMasterKey: return nil
         }
     }
 

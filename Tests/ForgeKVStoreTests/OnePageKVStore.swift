@@ -1,0 +1,41 @@
+import ForgeKVStore
+import Foundation
+import Synchronization
+
+/// A settings store on one page, as a user writes one over a dictionary: the requirements of ``KVBackend`` without a
+/// default, each value kept whole (its lifetime with it), a reclaim of what expired, and nothing else.
+///
+/// `OnePageKVStoreTests` holds it to the public settings suites in both forms, alone and seen through the seam for
+/// events and for faults.
+final class OnePageKVStore: KVStoring, KVBackend, ExpiringKVStoring, AsyncExpiringKVStoring {
+    /// The values every instance on it shares, as a database's are.
+    final class Storage: Sendable {
+        let values = Mutex<[String: KVStoredValue]>([:])
+    }
+
+    let storage: Storage
+    let expiry: KVExpiry?
+
+    init(storage: Storage = Storage(), expiry: KVExpiry? = nil) {
+        self.storage = storage
+        self.expiry = expiry
+    }
+
+    func storedValue(named name: String) -> KVStoredValue? { storage.values.withLock { $0[name] } }
+
+    func store(_ value: KVStoredValue, named name: String) { storage.values.withLock { $0[name] = value } }
+
+    func removeValue(named name: String) { storage.values.withLock { _ = $0.removeValue(forKey: name) } }
+
+    func storedNames() -> [String] { storage.values.withLock { Array($0.keys) } }
+
+    func removeAll() { storage.values.withLock { $0.removeAll() } }
+
+    func removeExpiredValues(at date: Date, limit: Int) -> [String] {
+        storage.values.withLock { values in
+            let expired = values.filter { $0.value.isExpired(at: date) }.keys.prefix(max(0, limit))
+            for name in expired { values[name] = nil }
+            return Array(expired)
+        }
+    }
+}
