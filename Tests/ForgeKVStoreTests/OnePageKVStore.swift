@@ -5,8 +5,8 @@ import Synchronization
 /// A settings store on one page, as a user writes one over a dictionary: the requirements of ``KVBackend`` without a
 /// default, each value kept whole (its lifetime with it), a reclaim of what expired, and nothing else.
 ///
-/// `OnePageKVStoreTests` holds it to the public settings suites in both forms, alone and seen through the seam for
-/// events and for faults.
+/// `OnePageKVStoreTests` holds it to the public suites (settings in both forms, lifetimes), alone and seen through the
+/// seam for events and for faults; streams come from a `ReactiveKVStore` over it.
 final class OnePageKVStore: KVStoring, KVBackend, ExpiringKVStoring, AsyncExpiringKVStoring {
     /// The values every instance on it shares, as a database's are.
     final class Storage: Sendable {
