@@ -48,7 +48,7 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
     ///   the commit is answered, the server may have applied it, so keep both keys until a rerun of the rotation
     ///   (which finishes or finds it done) returns.
     @discardableResult
-    public nonisolated(nonsending) func rotateMasterKey(
+    public func rotateMasterKey(
         to newKey: MasterKey,
         progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void = { _ in }
     ) async throws -> PostgresCrypt {
