@@ -46,6 +46,18 @@ struct RotationBehaviourTests {
         }
     }
 
+    /// The suite's documented sample: a store of both forms is named without saying which form is checked.
+    @Test func theTwinIsCheckedInEitherFormAsTheSuitesSampleWritesIt() async {
+        await RotationConformance.run {
+            let key = MasterKey.symmetric(SymmetricKey(size: .bits256))
+            return RotationConformance.Subject(try InMemoryCrypt(masterKey: key), masterKey: key)
+        }
+        await RotationConformance.run {
+            let key = MasterKey.symmetric(SymmetricKey(size: .bits256))
+            return RotationConformance.Subject(asynchronous: try InMemoryCrypt(masterKey: key), masterKey: key)
+        }
+    }
+
     @Test func aCopyOfTheVaultAndAWrapperOverItGoOnWithTheKeyTheWrapperRotatedTo() async throws {
         try await withTemporaryFolder { folder in
             let key = CryptKey<String>(key: "token")

@@ -50,7 +50,7 @@ struct RotationThroughTheSeamTests {
 
             let rotations = events.calls.filter { $0.event.operation == .rotateMasterKey }
             #expect(rotations.count == 2)
-            #expect(rotations.allSatisfy { $0.event.target == nil && $0.event.label == "tokens" })
+            #expect(rotations.allSatisfy { $0.event.store == .secrets && $0.event.label == "tokens" })
             #expect(rotations.map { Self.succeeded($0.call.outcome) } == [true, false])
             #expect(try vault.get(token) == "s3cr3t")
         }

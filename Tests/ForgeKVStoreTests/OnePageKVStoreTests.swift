@@ -1,5 +1,6 @@
 import ForgeKVStore
 import ForgeStorageTesting
+import ForgeTestSupport
 import Testing
 
 /// A store that declares only the contract (``OnePageKVStore``, one page) gets, proven by the public suites, the typed
@@ -57,11 +58,15 @@ struct OnePageKVStoreTests {
     @Test func aServiceOfTheAsynchronousProtocolTakesItLogged() async throws {
         let clock = ManualExpiryClock()
         let store = OnePageKVStore(expiry: KVExpiry(clock: clock))
-        let service: any AsyncExpiringKVStoring = store.reportingEvents { _ in }
+        let events = RecordedEvents()
+        let service: any AsyncExpiringKVStoring = store.reportingEvents(label: "sessions", to: events.handler)
         try await service.set(KVKey<String>("session"), value: "s1", expiresAfter: .seconds(60))
         #expect(try await service.get(KVKey<String>("session")) == "s1")
         clock.advance(by: .seconds(60))
         #expect(try await service.get(KVKey<String>("session")) == nil)
+        let logged = events.calls.map { "\($0.event.operation.rawValue) \($0.event.target ?? "")" }
+        #expect(logged.starts(with: ["write session", "read session"]), "the service's calls are logged: \(logged)")
+        #expect(events.calls.allSatisfy { $0.event.label == "sessions" })
     }
 
     /// The subject of a `ReactiveKVStore` over `store`, written and streamed through it: a store that tells no one of

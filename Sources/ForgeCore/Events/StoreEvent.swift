@@ -25,8 +25,9 @@ public struct StoreEvent: Sendable {
     public let label: String
     /// What the call did.
     ///
-    /// A read, a write, a remove, a check that a value exists, a listing, or a removal of everything. A value that did
-    /// not decode and a migration are reported as a ``StoreOperation/read``.
+    /// A read, a write, a remove, a check that a value exists, a listing, a removal of everything, a removal of expired
+    /// values or a master-key rotation. A value that did not decode and a migration are reported as a
+    /// ``StoreOperation/read``.
     public let operation: StoreOperation
     /// The key or path the call was for; nil for a call on the whole store (a listing of keys, a removal of
     /// everything) and for every event of a secret store, whose key names are never reported.

@@ -10,7 +10,7 @@
 /// }
 /// ```
 ///
-/// ``AsyncMasterKeyRotating`` is the asynchronous form (`PostgresCrypt`). `RotationConformance` (ForgeStorageTesting)
+/// ``AsyncMasterKeyRotating`` is the asynchronous form (`PostgresCrypt`, and `InMemoryCrypt` as its twin). `RotationConformance` (ForgeStorageTesting)
 /// checks what every rotating store promises.
 public protocol MasterKeyRotating: Sendable {
     /// Seals every secret again under `newKey`, telling `progress` each step, and returns this store, which goes on

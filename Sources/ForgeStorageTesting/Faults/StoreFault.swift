@@ -11,7 +11,7 @@ public struct StoreFault: Sendable {
     public var operations: StoreOperations
     /// The key or path the fault applies to, compared as Swift compares strings; nil for every key or path.
     ///
-    /// Whole-store operations (`removeAll`, `deleteAll`, `totalSize`, `keys()`) only match a fault without a target;
+    /// Whole-store operations (`removeAll`, `deleteAll`, `totalSize`, `keys()`, `rotateMasterKey`) only match a fault without a target;
     /// `list(in:)` matches its folder as given.
     public var target: String?
     /// How the operation fails.

@@ -4,10 +4,10 @@
 /// place in the set without anything else to change.
 public struct StoreOperations: OptionSet, Sendable, Hashable {
     /// The bits of the set.
-    public let rawValue: UInt8
+    public let rawValue: UInt32
 
     /// Creates a set from its bits.
-    public init(rawValue: UInt8) {
+    public init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 

@@ -31,7 +31,8 @@ public final class OperationLog: Sendable {
         state.withLock { $0 }
     }
 
-    /// The logged calls that changed or tried to change what is stored: writes, deletes and delete-alls.
+    /// The logged calls that changed or tried to change what is stored: writes, deletes, delete-alls, removals of
+    /// expired values and master-key rotations (``StoreOperations/changes``).
     public var writes: [LoggedOperation] {
         entries.filter { StoreOperations.changes.contains(StoreOperations($0.operation)) }
     }

@@ -1,8 +1,8 @@
 /// The labels of the metrics ``StoreObservability`` reports, and their dimensions.
 ///
 /// Every metric has the dimensions `store` (`kv`, `files` or `secrets`) and `label` (the label the store was given);
-/// those of calls have `operation` too (`read`, `write`, `delete`, `exists`, `list`, `deleteAll`). No dimension holds
-/// a key or a path, so the number of series stays small.
+/// those of calls have `operation` too (`read`, `write`, `delete`, `exists`, `list`, `deleteAll`, `reclaimExpired`,
+/// `rotateMasterKey`). No dimension holds a key or a path, so the number of series stays small.
 public enum StoreMetricLabels {
     /// A counter of calls to the stores' storage, by `store`, `label`, `operation` and `outcome` (`success` or
     /// `failure`).

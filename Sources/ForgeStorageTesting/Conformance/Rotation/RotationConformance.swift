@@ -33,15 +33,42 @@ public enum RotationConformance {
 
         /// A synchronous store opened with `masterKey`.
         public init(_ store: some CryptStoring & MasterKeyRotating, masterKey: MasterKey) {
-            self.store = SynchronousCryptStore(store)
-            self.rotate = { key, progress in try store.rotateMasterKey(to: key, progress: progress) }
-            self.masterKey = masterKey
+            self.init(synchronous: store, masterKey: masterKey)
         }
 
         /// An asynchronous store opened with `masterKey`.
         public init(_ store: some AsyncCryptStoring & AsyncMasterKeyRotating, masterKey: MasterKey) {
+            self.init(asynchronousOnly: store, masterKey: masterKey)
+        }
+
+        /// A store of both forms (the in-memory twin, alone or seen through the seam) opened with `masterKey`, checked
+        /// through its synchronous form; `init(asynchronous:masterKey:)` checks its asynchronous one.
+        public init(
+            _ store: some CryptStoring & MasterKeyRotating & AsyncCryptStoring & AsyncMasterKeyRotating,
+            masterKey: MasterKey
+        ) {
+            self.init(synchronous: store, masterKey: masterKey)
+        }
+
+        /// A store of both forms opened with `masterKey`, checked through its asynchronous form.
+        public init(
+            asynchronous store: some CryptStoring & MasterKeyRotating & AsyncCryptStoring & AsyncMasterKeyRotating,
+            masterKey: MasterKey
+        ) {
+            self.init(asynchronousOnly: store, masterKey: masterKey)
+        }
+
+        /// Seen only as an asynchronous store, so that its rotation is the asynchronous one.
+        private init(asynchronousOnly store: some AsyncCryptStoring & AsyncMasterKeyRotating, masterKey: MasterKey) {
             self.store = store
             self.rotate = { key, progress in try await store.rotateMasterKey(to: key) { progress($0) } }
+            self.masterKey = masterKey
+        }
+
+        /// Seen only as a synchronous store, so that its rotation is the synchronous one.
+        private init(synchronous store: some CryptStoring & MasterKeyRotating, masterKey: MasterKey) {
+            self.store = SynchronousCryptStore(store)
+            self.rotate = { key, progress in try store.rotateMasterKey(to: key, progress: progress) }
             self.masterKey = masterKey
         }
     }
