@@ -35,6 +35,20 @@ enum ConformanceRaces {
         return elapsed >= maximumDuration || (calls >= callsPerThread && elapsed >= duration)
     }
 
+    /// The two checks every suite makes, each on the store `racedStore` makes of its subject.
+    static func checks<Subject>(
+        _ racedStore: @escaping @Sendable (Subject) -> RacedStore
+    ) -> [ConformanceCheck<Subject>] {
+        [
+            ConformanceCheck("writes from four threads at once all land") { subject in
+                try await writesFromFourThreadsAllLand(racedStore(subject))
+            },
+            ConformanceCheck("a read while another thread writes back-to-back sees a whole value") { subject in
+                try await aReadWhileAnotherThreadWritesSeesAWholeValue(racedStore(subject))
+            },
+        ]
+    }
+
     /// The name thread `thread` writes on its call `call`.
     private static func name(_ thread: Int, _ call: Int) -> String {
         "threads/\(thread)/\(call % namesPerThread)"

@@ -1,6 +1,6 @@
 internal import ForgeKVStore
 internal import Foundation
-public import Testing
+import Testing
 
 /// The behaviour every key-value store that keeps lifetimes shares (`InMemoryKVStore`, `DiskKVStore`, the SQLite and
 /// PostgreSQL stores, yours): a value reads until its lifetime ends, by the store's clock, and as missing from that
@@ -17,10 +17,7 @@ public import Testing
 ///     try await check.run(on: .init(synchronous: store, clock: clock))
 /// }
 /// ```
-public enum ExpiryConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<ExpiryConformance.Subject>
-
+public enum ExpiryConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         [
@@ -64,18 +61,6 @@ public enum ExpiryConformance {
                 aStreamEmitsNilWhenTheValueExpires
             ),
         ]
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store and the clock it was given.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 
     /// `date` as whole milliseconds since 1970, the precision stores keep, so that dates compare exactly.

@@ -23,10 +23,7 @@ public import Testing
 /// These checks are the definitions: ``FileStoringConformance`` runs each of them against a synchronous store
 /// (whose `exists` is synchronous) through its own methods, and adds the checks that call a store from several
 /// threads at once.
-public enum AsyncFileStoringConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<AsyncFileStoringConformance.Subject>
-
+public enum AsyncFileStoringConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         coreChecks + sharingChecks
@@ -120,20 +117,6 @@ public enum AsyncFileStoringConformance {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         await checks.runEach({ Subject(try await makeStore()) }, sourceLocation: sourceLocation)
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test; the checks a
-    /// subject cannot run (it has no second handle or neighbour) are skipped, and named together
-    /// in one warning when another check fails.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

@@ -9,17 +9,11 @@ internal import Testing
 extension FileStoringConformance {
     /// The checks of calls from many threads, part of ``checks``.
     static var concurrencyChecks: [Check] {
-        [
-            Check("writes from four threads at once all land") { subject in
-                try await ConformanceRaces.writesFromFourThreadsAllLand(subject.racedStore)
-            },
-            Check("a read while another thread writes back-to-back sees a whole value") { subject in
-                try await ConformanceRaces.aReadWhileAnotherThreadWritesSeesAWholeValue(subject.racedStore)
-            },
+        ConformanceRaces.checks { $0.racedStore } + [
             Check(
                 "saves without overwrite from four threads never both win",
                 savesWithoutOverwriteFromFourThreadsNeverBothWin
-            ),
+            )
         ]
     }
 

@@ -22,10 +22,7 @@ public import Testing
 /// ThreadSanitizer too (`swift test --sanitize=thread`), which reports any data race they provoke.
 ///
 /// The checks demand only what `FileStoring` documents: a store that follows those rules passes them all.
-public enum FileStoringConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<FileStoringConformance.Subject>
-
+public enum FileStoringConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         synchronous(AsyncFileStoringConformance.coreChecks)
@@ -50,20 +47,6 @@ public enum FileStoringConformance {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         await checks.runEach({ Subject(try await makeStore()) }, sourceLocation: sourceLocation)
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test; the checks a
-    /// subject cannot run (it has no second handle or neighbour) are skipped, and named together
-    /// in one warning when another check fails.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

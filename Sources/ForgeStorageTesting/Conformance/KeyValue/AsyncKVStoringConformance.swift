@@ -1,6 +1,6 @@
-public import ForgeKVStore
+import ForgeKVStore
 internal import Foundation
-public import Testing
+import Testing
 
 /// The behaviour every `AsyncKVStoring` shares: the suite ``KVStoringConformance`` holds a synchronous store to,
 /// ready to run against a store that conforms only to the asynchronous protocol, such as one behind a network.
@@ -23,10 +23,7 @@ public import Testing
 ///
 /// These checks are the definitions: ``KVStoringConformance`` runs each of them against a synchronous store through
 /// its synchronous methods, and adds the checks that call a store from several threads at once.
-public enum AsyncKVStoringConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<AsyncKVStoringConformance.Subject>
-
+public enum AsyncKVStoringConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         coreChecks + sharingChecks + evolutionChecks + keyDefaultChecks
@@ -58,40 +55,6 @@ public enum AsyncKVStoringConformance {
                 aReadReturnsTheValueAsStoredNeverAnInstanceGiven
             ),
         ]
-    }
-
-    /// Runs every check, each against a fresh store from `makeStore`, in the current test.
-    ///
-    /// ```swift
-    /// @Test func behavesLikeEveryKVStore() async {
-    ///     await AsyncKVStoringConformance.run { MyNetworkKVStore() }
-    /// }
-    /// ```
-    ///
-    /// A check that throws is recorded as an issue naming it, and the others still run.
-    ///
-    /// - Parameters:
-    ///   - makeStore: Makes a fresh, empty store.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeStore: () async throws -> any AsyncKVStoring,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach({ Subject(try await makeStore()) }, sourceLocation: sourceLocation)
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test; the checks a
-    /// subject cannot run (it has no second handle or neighbour) are skipped, and named together
-    /// in one warning when another check fails.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

@@ -4,14 +4,7 @@ internal import ForgeKVStore
 extension KVStoringConformance {
     /// The checks of calls from many threads, part of ``checks``.
     static var concurrencyChecks: [Check] {
-        [
-            Check("writes from four threads at once all land") { subject in
-                try await ConformanceRaces.writesFromFourThreadsAllLand(subject.racedStore)
-            },
-            Check("a read while another thread writes back-to-back sees a whole value") { subject in
-                try await ConformanceRaces.aReadWhileAnotherThreadWritesSeesAWholeValue(subject.racedStore)
-            },
-        ]
+        ConformanceRaces.checks { $0.racedStore }
     }
 }
 

@@ -1,5 +1,5 @@
-public import ForgeKVStore
-public import Testing
+import ForgeKVStore
+import Testing
 
 /// The behaviour every `KVStoring` shares: the suite the package runs against each of its key-value stores,
 /// ready to run against yours.
@@ -29,10 +29,7 @@ public import Testing
 /// The package holds the suite to a reference store and its broken variants (a store without a lock, one whose
 /// `removeAll` clears its neighbours, one that truncates long keys, one that caches reads, ...): each variant fails
 /// at least one check.
-public enum KVStoringConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<KVStoringConformance.Subject>
-
+public enum KVStoringConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     ///
     /// They are the checks of ``AsyncKVStoringConformance``, each run through the store's synchronous methods,
@@ -41,40 +38,6 @@ public enum KVStoringConformance {
         synchronous(AsyncKVStoringConformance.coreChecks) + concurrencyChecks
             + synchronous(AsyncKVStoringConformance.sharingChecks + AsyncKVStoringConformance.evolutionChecks)
             + synchronous(AsyncKVStoringConformance.keyDefaultChecks)
-    }
-
-    /// Runs every check, each against a fresh store from `makeStore`, in the current test.
-    ///
-    /// ```swift
-    /// @Test func behavesLikeEveryKVStore() async {
-    ///     await KVStoringConformance.run { MyKVStore() }
-    /// }
-    /// ```
-    ///
-    /// A check that throws is recorded as an issue naming it, and the others still run.
-    ///
-    /// - Parameters:
-    ///   - makeStore: Makes a fresh, empty store.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeStore: () async throws -> any KVStoring,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach({ Subject(try await makeStore()) }, sourceLocation: sourceLocation)
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test; the checks a
-    /// subject cannot run (it has no second handle or neighbour) are skipped, and named together
-    /// in one warning when another check fails.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

@@ -1,6 +1,6 @@
 internal import ForgeCore
 public import ForgeCrypt
-public import Testing
+import Testing
 
 /// The behaviour every secret store that changes its master key in place shares (`MasterKeyRotating`,
 /// `AsyncMasterKeyRotating`), written once and run against each: the vault, `SQLiteCrypt`,
@@ -18,10 +18,7 @@ public import Testing
 /// What each store does when a rotation is interrupted, and what other instances opened with the old key meet, is
 /// the store's own (its tests and the "Changing the master key" article); these checks pin what a service that
 /// rotates relies on.
-public enum RotationConformance {
-    /// A check of this suite.
-    public typealias Check = ConformanceCheck<RotationConformance.Subject>
-
+public enum RotationConformance: ConformanceSuite {
     /// A fresh, empty store to rotate, with the master key it was opened with.
     public struct Subject: Sendable {
         /// The store's secrets, in the asynchronous form.
@@ -121,18 +118,6 @@ public enum RotationConformance {
                 try await expectFilled(subject.store)
             },
         ]
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store and names the master key it was opened with.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

@@ -1,6 +1,6 @@
 public import ForgeCrypt
 internal import Foundation
-public import Testing
+import Testing
 
 /// The behaviour every `AsyncCryptStoring` shares: the suite ``CryptStoringConformance`` holds a synchronous store
 /// to, ready to run against a store that conforms only to the asynchronous protocol, such as one behind a network.
@@ -26,10 +26,7 @@ public import Testing
 ///
 /// These checks are the definitions: ``CryptStoringConformance`` runs each of them against a synchronous store
 /// through its synchronous methods, and adds the checks that call a store from several threads at once.
-public enum AsyncCryptStoringConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<AsyncCryptStoringConformance.Subject>
-
+public enum AsyncCryptStoringConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         coreChecks + listingChecks
@@ -76,28 +73,6 @@ public enum AsyncCryptStoringConformance {
                 aNeighbouringStoreKeepsItsSecrets
             ),
         ]
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
-    ///
-    /// ```swift
-    /// @Test func behavesLikeEverySecretStore() async {
-    ///     await AsyncCryptStoringConformance.run { AsyncCryptStoringConformance.Subject(MyNetworkSecrets()) }
-    /// }
-    /// ```
-    ///
-    /// A check that throws is recorded as an issue naming it, and the others still run; the checks a subject
-    /// cannot run (it has no second handle or neighbour) are skipped, and named together
-    /// in one warning when another check fails.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

@@ -1,5 +1,5 @@
 public import ForgeCrypt
-public import Testing
+import Testing
 
 /// The behaviour every `CryptStoring` shares: the suite the package runs against each of its secret stores,
 /// ready to run against yours.
@@ -28,34 +28,11 @@ public import Testing
 ///     try await check.run(on: .init(try open("main"), reopen: { try open("main") }, neighbour: try open("other")))
 /// }
 /// ```
-public enum CryptStoringConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<CryptStoringConformance.Subject>
-
+public enum CryptStoringConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         synchronous(AsyncCryptStoringConformance.coreChecks) + concurrencyChecks
             + synchronous(AsyncCryptStoringConformance.listingChecks)
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
-    ///
-    /// ```swift
-    /// @Test func behavesLikeEverySecretStore() async {
-    ///     await CryptStoringConformance.run { CryptStoringConformance.Subject(MySecretStore()) }
-    /// }
-    /// ```
-    ///
-    /// A check that throws is recorded as an issue naming it, and the others still run.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes a fresh, empty store, with its second handle and neighbour when it has them.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 }
 

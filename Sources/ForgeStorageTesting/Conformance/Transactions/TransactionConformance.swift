@@ -2,7 +2,7 @@ internal import ForgeCrypt
 internal import ForgeFileStore
 internal import ForgeKVStore
 internal import Foundation
-public import Testing
+import Testing
 
 /// The behaviour every store that can be part of a `StorageTransaction` shares: all of a transaction's writes happen
 /// or none do, a failure in the middle undoes the writes before it, and no reader sees half of one.
@@ -21,10 +21,7 @@ public import Testing
 /// or all of them in one test with ``run(makeSubject:sourceLocation:)``. The checks run transactions with
 /// `try await StorageTransaction.run`, so they hold a store whose runner applies them only asynchronously (PostgreSQL)
 /// as much as one that applies them at once.
-public enum TransactionConformance {
-    /// One check of this suite.
-    public typealias Check = ConformanceCheck<TransactionConformance.Subject>
-
+public enum TransactionConformance: ConformanceSuite {
     /// Every check of the suite, in a stable order; each names the behaviour it pins down.
     public static var checks: [Check] {
         [
@@ -52,20 +49,6 @@ public enum TransactionConformance {
             ),
             Check("a concurrent reader never sees half of a transaction", aReaderNeverSeesHalfOfATransaction),
         ]
-    }
-
-    /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
-    ///
-    /// A check that throws is recorded as an issue naming it, and the others still run.
-    ///
-    /// - Parameters:
-    ///   - makeSubject: Makes fresh, empty stores of one database.
-    ///   - sourceLocation: Where to report a check that throws; the caller's line by default.
-    public static func run(
-        makeSubject: () async throws -> Subject,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 
     /// The failure a check stages in the middle of a transaction.
