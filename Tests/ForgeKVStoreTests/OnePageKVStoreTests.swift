@@ -24,22 +24,14 @@ struct OnePageKVStoreTests {
 
     @Test(arguments: Seam.allCases)
     func passesTheSettingsSuites(seam: Seam) async {
-        await KVStoringConformance.run(makeSubject: {
+        await KVStoringConformance.runInBothForms {
             let storage = OnePageKVStore.Storage()
-            return KVStoringConformance.Subject(
+            return StoreSubject(
                 Self.seen(OnePageKVStore(storage: storage), seam),
                 reopen: { Self.seen(OnePageKVStore(storage: storage), seam) },
                 neighbour: Self.seen(OnePageKVStore(), seam)
             )
-        })
-        await AsyncKVStoringConformance.run(makeSubject: {
-            let storage = OnePageKVStore.Storage()
-            return AsyncKVStoringConformance.Subject(
-                Self.seen(OnePageKVStore(storage: storage), seam),
-                reopen: { Self.seen(OnePageKVStore(storage: storage), seam) },
-                neighbour: Self.seen(OnePageKVStore(), seam)
-            )
-        })
+        }
     }
 
     @Test(arguments: ExpiryConformance.checks, Seam.allCases)

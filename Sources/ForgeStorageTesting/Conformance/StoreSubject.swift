@@ -43,6 +43,18 @@ public struct StoreSubject<Store: Sendable>: Sendable, ConformanceSubject {
         self.neighbour = neighbour
     }
 
+    /// The same subject with each of its stores seen as `form` makes it (a store of both forms as one form).
+    func map<Other>(_ form: @escaping @Sendable (Store) -> Other) -> StoreSubject<Other> {
+        let reopen = self.reopen
+        var subject = StoreSubject<Other>(
+            form(store),
+            reopen: reopen.map { open in { @Sendable in form(try await open()) } },
+            neighbour: neighbour.map(form)
+        )
+        subject.raceGate = raceGate
+        return subject
+    }
+
     var hasSecondHandle: Bool { reopen != nil }
     var hasNeighbour: Bool { neighbour != nil }
 }

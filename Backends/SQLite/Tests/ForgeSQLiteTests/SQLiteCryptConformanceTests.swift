@@ -8,34 +8,18 @@ import Testing
 /// the neighbour another namespace in the same database.
 struct SQLiteCryptConformanceTests {
     @Test(arguments: Seam.allCases)
-    func passesTheConformanceSuite(seam: Seam) async throws {
+    func passesTheConformanceSuites(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
-            await CryptStoringConformance.run(makeSubject: {
+            await CryptStoringConformance.runInBothForms {
                 let file = databaseFile(in: folder)
                 let key = testMasterKey()
                 let database = SQLiteDatabase(fileURL: file)
-                return CryptStoringConformance.Subject(
+                return StoreSubject(
                     seam.secrets(SQLiteCrypt(database: database, namespace: "secrets", masterKey: key)),
                     reopen: { seam.secrets(SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key)) },
                     neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: key)
                 )
-            })
-        }
-    }
-
-    @Test(arguments: Seam.allCases)
-    func passesTheAsyncConformanceSuite(seam: Seam) async throws {
-        try await withTemporaryFolder { folder in
-            await AsyncCryptStoringConformance.run(makeSubject: {
-                let file = databaseFile(in: folder)
-                let key = testMasterKey()
-                let database = SQLiteDatabase(fileURL: file)
-                return AsyncCryptStoringConformance.Subject(
-                    seam.secrets(SQLiteCrypt(database: database, namespace: "secrets", masterKey: key)),
-                    reopen: { seam.secrets(SQLiteCrypt(fileURL: file, namespace: "secrets", masterKey: key)) },
-                    neighbour: SQLiteCrypt(database: database, namespace: "neighbour", masterKey: key)
-                )
-            })
+            }
         }
     }
 

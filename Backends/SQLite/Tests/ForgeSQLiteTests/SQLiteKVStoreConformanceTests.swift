@@ -8,32 +8,17 @@ import Testing
 /// namespace in the same database.
 struct SQLiteKVStoreConformanceTests {
     @Test(arguments: Seam.allCases)
-    func passesTheConformanceSuite(seam: Seam) async throws {
+    func passesTheConformanceSuites(seam: Seam) async throws {
         try await withTemporaryFolder { folder in
-            await KVStoringConformance.run(makeSubject: {
+            await KVStoringConformance.runInBothForms {
                 let file = databaseFile(in: folder)
                 let database = SQLiteDatabase(fileURL: file)
-                return KVStoringConformance.Subject(
+                return StoreSubject(
                     seam.settings(SQLiteKVStore(database: database, namespace: "store")),
                     reopen: { seam.settings(SQLiteKVStore(fileURL: file, namespace: "store")) },
                     neighbour: SQLiteKVStore(database: database, namespace: "neighbour")
                 )
-            })
-        }
-    }
-
-    @Test(arguments: Seam.allCases)
-    func passesTheAsyncConformanceSuite(seam: Seam) async throws {
-        try await withTemporaryFolder { folder in
-            await AsyncKVStoringConformance.run(makeSubject: {
-                let file = databaseFile(in: folder)
-                let database = SQLiteDatabase(fileURL: file)
-                return AsyncKVStoringConformance.Subject(
-                    seam.settings(SQLiteKVStore(database: database, namespace: "store")),
-                    reopen: { seam.settings(SQLiteKVStore(fileURL: file, namespace: "store")) },
-                    neighbour: SQLiteKVStore(database: database, namespace: "neighbour")
-                )
-            })
+            }
         }
     }
 
