@@ -4,8 +4,8 @@ import Foundation
 /// A settings store on one page over a network, as a user writes one for a service behind an API: the requirements of
 /// ``AsyncKVBackend`` without a default, each one request to a client, and a reclaim of what expired.
 ///
-/// `OnePageAsyncKVStoreTests` holds it to the public suites (settings and lifetimes in the asynchronous form), alone and
-/// seen through the seam for events and for faults.
+/// `OnePageAsyncKVStoreTests` holds it to the public suites (settings and lifetimes in the asynchronous form), alone
+/// and seen through the seam for events and for faults.
 struct OnePageAsyncKVStore: AsyncKVBackend, AsyncExpiringKVStoring {
     /// A fake of the service's client: the server's table behind an actor, which answers one request at a time.
     actor Client {

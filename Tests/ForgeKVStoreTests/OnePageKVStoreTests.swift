@@ -28,8 +28,7 @@ struct OnePageKVStoreTests {
             let storage = OnePageKVStore.Storage()
             return StoreSubject(
                 Self.seen(OnePageKVStore(storage: storage), seam),
-                reopen: { Self.seen(OnePageKVStore(storage: storage), seam) },
-                neighbour: Self.seen(OnePageKVStore(), seam)
+                reopen: { Self.seen(OnePageKVStore(storage: storage), seam) }
             )
         }
     }

@@ -46,13 +46,8 @@ final class BackgroundWork: Sendable {
     /// The phase, the hubs that have streams, and who waits for them to end.
     private let state = NIOLockedValueBox(State())
 
-    /// The work of each client that has one, by the client's identity.
-    private static let registry = NIOLockedValueBox<[ObjectIdentifier: WeakWork]>([:])
-
-    /// Work the registry does not keep alive.
-    private struct WeakWork: Sendable {
-        weak var work: BackgroundWork?
-    }
+    /// The work of each client that has one.
+    private static let registry = ClientRegistry<BackgroundWork>()
 
     private init(client: PostgresClient) {
         self.client = client
@@ -60,16 +55,7 @@ final class BackgroundWork: Sendable {
 
     /// The work of `client`: the one that a store or a service on it holds already, or a new one.
     static func of(_ client: PostgresClient) -> BackgroundWork {
-        registry.withLockedValue { registry in
-            let id = ObjectIdentifier(client)
-            if let work = registry[id]?.work { return work }
-            // Work that went with its stores and services frees its entry here, so the registry holds only live
-            // clients.
-            registry = registry.filter { $0.value.work != nil }
-            let work = BackgroundWork(client: client)
-            registry[id] = WeakWork(work: work)
-            return work
-        }
+        registry.value(of: client) { BackgroundWork(client: client) }
     }
 
     // MARK: - For the hubs

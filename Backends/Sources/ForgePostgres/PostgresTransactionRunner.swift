@@ -17,13 +17,8 @@ final class PostgresTransactionRunner: TransactionRunner {
     /// The client whose connection each transaction runs on.
     let client: PostgresClient
 
-    /// The runner of each client that has one, by the client's identity.
-    private static let runners = NIOLockedValueBox<[ObjectIdentifier: WeakRunner]>([:])
-
-    /// A runner the registry does not keep alive.
-    private struct WeakRunner: Sendable {
-        weak var runner: PostgresTransactionRunner?
-    }
+    /// The runner of each client that has one.
+    private static let runners = ClientRegistry<PostgresTransactionRunner>()
 
     private init(client: PostgresClient) {
         self.client = client
@@ -31,15 +26,7 @@ final class PostgresTransactionRunner: TransactionRunner {
 
     /// The runner of `client`: the one that a store on it holds already, or a new one.
     static func of(_ client: PostgresClient) -> PostgresTransactionRunner {
-        runners.withLockedValue { runners in
-            let id = ObjectIdentifier(client)
-            if let runner = runners[id]?.runner { return runner }
-            // Runners that went with their stores free their entries here, so the registry holds only live clients.
-            runners = runners.filter { $0.value.runner != nil }
-            let runner = PostgresTransactionRunner(client: client)
-            runners[id] = WeakRunner(runner: runner)
-            return runner
-        }
+        runners.value(of: client) { PostgresTransactionRunner(client: client) }
     }
 
     /// Applies nothing: a PostgreSQL transaction is applied only while the caller awaits the server.

@@ -10,8 +10,8 @@
 /// }
 /// ```
 ///
-/// ``AsyncMasterKeyRotating`` is the asynchronous form (`PostgresCrypt`, and `InMemoryCrypt` as its twin). `RotationConformance` (ForgeStorageTesting)
-/// checks what every rotating store promises.
+/// ``AsyncMasterKeyRotating`` is the asynchronous form (`PostgresCrypt`, and `InMemoryCrypt` as its twin).
+/// `RotationConformance` (ForgeStorageTesting) checks what every rotating store promises.
 public protocol MasterKeyRotating: Sendable {
     /// Seals every secret again under `newKey`, telling `progress` each step, and returns this store, which goes on
     /// with `newKey`, as do its copies and every store seen through the seam over it: no holder needs a new instance.

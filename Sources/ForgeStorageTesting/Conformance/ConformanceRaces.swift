@@ -35,7 +35,7 @@ enum ConformanceRaces {
         return elapsed >= maximumDuration || (calls >= callsPerThread && elapsed >= duration)
     }
 
-    /// The two checks every suite makes, each on the store `racedStore` makes of its subject.
+    /// The two checks every synchronous suite makes, each on the store `racedStore` makes of its subject.
     static func checks<Subject>(
         _ racedStore: @escaping @Sendable (Subject) -> RacedStore
     ) -> [ConformanceCheck<Subject>] {

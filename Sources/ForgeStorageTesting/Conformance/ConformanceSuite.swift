@@ -3,6 +3,9 @@ public import Testing
 /// A suite of checks that every store of a kind shares (``KVStoringConformance``, ``ExpiryConformance``, ...): run
 /// each check as a test case of its own, or all of them in one test with ``run(makeSubject:sourceLocation:)``.
 ///
+/// The protocol is the suites' own: conforming a type of yours to it is not supported, and a later release may add
+/// requirements.
+///
 /// ```swift
 /// @Test(arguments: KVStoringConformance.checks)
 /// func behavesLikeEveryKVStore(_ check: KVStoringConformance.Check) async throws {
@@ -24,8 +27,8 @@ extension ConformanceSuite {
     /// Runs every check, each against a fresh subject from `makeSubject`, in the current test.
     ///
     /// A check that throws is recorded as an issue naming it, and the others still run. The checks a subject cannot
-    /// run (it has no second handle, neighbour or stream) are skipped, and named together in one warning when
-    /// another check fails.
+    /// run (it lacks what they need: a second handle, a neighbour, a stream, transactions...) are skipped, and named
+    /// together in one warning when another check fails.
     ///
     /// - Parameters:
     ///   - makeSubject: Makes a fresh, empty store, with what the checks need beside it when it has them.
@@ -37,8 +40,10 @@ extension ConformanceSuite {
         await checks.runEach(makeSubject, sourceLocation: sourceLocation)
     }
 
-    /// Runs every check, each against a fresh store from `makeStore`, in the current test; the checks that need a
-    /// second handle or a neighbour are skipped.
+    /// Runs every check, each against a fresh store from `makeStore`, in the current test.
+    ///
+    /// The checks that need a second handle or a neighbour are skipped. For the suites whose ``Subject`` is a
+    /// `StoreSubject` (the settings and secret suites).
     ///
     /// ```swift
     /// @Test func behavesLikeEveryKVStore() async {

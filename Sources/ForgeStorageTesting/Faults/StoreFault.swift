@@ -11,8 +11,8 @@ public struct StoreFault: Sendable {
     public var operations: StoreOperations
     /// The key or path the fault applies to, compared as Swift compares strings; nil for every key or path.
     ///
-    /// Whole-store operations (`removeAll`, `deleteAll`, `totalSize`, `keys()`, `rotateMasterKey`) only match a fault without a target;
-    /// `list(in:)` matches its folder as given.
+    /// Whole-store operations (`removeAll`, `deleteAll`, `totalSize`, `keys()`, `rotateMasterKey`) only match a fault
+    /// without a target; `list(in:)` matches its folder as given.
     public var target: String?
     /// How the operation fails.
     public var failure: StoreFailure

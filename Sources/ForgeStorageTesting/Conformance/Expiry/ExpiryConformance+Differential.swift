@@ -42,7 +42,11 @@ extension ExpiryConformance {
                 try await twin.remove(key)
                 try await store.remove(key)
             case 5:
-                let limit = Int.random(in: 1...3, using: &random)
+                // Every expired value: which of them a smaller limit takes is each store's own (a dictionary's order
+                // differs from run to run), and a later remove of one that only the other store took would make the
+                // next counts differ. The draw stays, so that the seed makes the same sequence.
+                _ = Int.random(in: 1...3, using: &random)
+                let limit = keys.count
                 description = "reclaim up to \(limit)"
                 let reclaimedByTwin = try await twin.reclaimExpiredValues(limit: limit)
                 #expect(try await store.reclaimExpiredValues(limit: limit) == reclaimedByTwin, "step \(step)")

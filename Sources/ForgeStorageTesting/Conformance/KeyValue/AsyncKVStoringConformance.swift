@@ -17,7 +17,7 @@ import Testing
 /// }
 /// ```
 ///
-/// or all of them in one test with ``run(makeStore:sourceLocation:)``. Give a ``Subject`` with `reopen` (another
+/// or all of them in one test with ``ConformanceSuite/run(makeStore:sourceLocation:)``. Give a ``Subject`` with `reopen` (another
 /// handle on the same storage) and `neighbour` (another store on the same backing) to run the two checks that need
 /// them; without them those checks are reported as skipped, never as passed.
 ///

@@ -16,12 +16,12 @@ import Testing
 /// }
 /// ```
 ///
-/// or all of them in one test with ``run(makeStore:sourceLocation:)``.
+/// or all of them in one test with ``ConformanceSuite/run(makeStore:sourceLocation:)``.
 ///
 /// Two checks need more than the store, and are skipped (reported as such, never as passed) without it: give a
 /// ``Subject`` with `reopen` (another handle on the same storage) to run "a second handle sees every write and
 /// remove", and with `neighbour` (another store on the same backing) to run "removeAll and remove leave a
-/// neighbouring store alone"; ``run(makeSubject:sourceLocation:)`` runs them all.
+/// neighbouring store alone"; ``ConformanceSuite/run(makeSubject:sourceLocation:)`` runs them all.
 ///
 /// The concurrency checks call the store from several threads at once: run the suite under ThreadSanitizer too
 /// (`swift test --sanitize=thread`), which reports a data race the checks' expectations may not see.

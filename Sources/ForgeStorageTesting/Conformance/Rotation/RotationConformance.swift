@@ -35,7 +35,7 @@ public enum RotationConformance: ConformanceSuite {
 
         /// An asynchronous store opened with `masterKey`.
         public init(_ store: some AsyncCryptStoring & AsyncMasterKeyRotating, masterKey: MasterKey) {
-            self.init(asynchronousOnly: store, masterKey: masterKey)
+            self.init(asynchronous: store, masterKey: masterKey)
         }
 
         /// A store of both forms (the in-memory twin, alone or seen through the seam) opened with `masterKey`, checked
@@ -47,23 +47,15 @@ public enum RotationConformance: ConformanceSuite {
             self.init(synchronous: store, masterKey: masterKey)
         }
 
-        /// A store of both forms opened with `masterKey`, checked through its asynchronous form.
-        public init(
-            asynchronous store: some CryptStoring & MasterKeyRotating & AsyncCryptStoring & AsyncMasterKeyRotating,
-            masterKey: MasterKey
-        ) {
-            self.init(asynchronousOnly: store, masterKey: masterKey)
-        }
-
-        /// Seen only as an asynchronous store, so that its rotation is the asynchronous one.
-        private init(asynchronousOnly store: some AsyncCryptStoring & AsyncMasterKeyRotating, masterKey: MasterKey) {
+        /// A store opened with `masterKey`, checked through its asynchronous form, whatever other forms it has.
+        public init(asynchronous store: some AsyncCryptStoring & AsyncMasterKeyRotating, masterKey: MasterKey) {
             self.store = store
             self.rotate = { key, progress in try await store.rotateMasterKey(to: key) { progress($0) } }
             self.masterKey = masterKey
         }
 
-        /// Seen only as a synchronous store, so that its rotation is the synchronous one.
-        private init(synchronous store: some CryptStoring & MasterKeyRotating, masterKey: MasterKey) {
+        /// A store opened with `masterKey`, checked through its synchronous form, whatever other forms it has.
+        public init(synchronous store: some CryptStoring & MasterKeyRotating, masterKey: MasterKey) {
             self.store = SynchronousCryptStore(store)
             self.rotate = { key, progress in try store.rotateMasterKey(to: key, progress: progress) }
             self.masterKey = masterKey

@@ -18,7 +18,7 @@ import Testing
 /// }
 /// ```
 ///
-/// or all of them in one test with ``run(makeSubject:sourceLocation:)``. The checks run transactions with
+/// or all of them in one test with ``ConformanceSuite/run(makeSubject:sourceLocation:)``. The checks run transactions with
 /// `try await StorageTransaction.run`, so they hold a store whose runner applies them only asynchronously (PostgreSQL)
 /// as much as one that applies them at once.
 public enum TransactionConformance: ConformanceSuite {
