@@ -7,11 +7,6 @@ import Testing
 /// and a `ReactiveKVStore`'s streams over it, each check in a fresh folder; alone, and seen through the seam for
 /// events and for faults, which keep lifetimes.
 struct DiskKVStoreExpiryTests {
-    /// How the store is seen: alone, or through the seam.
-    enum Seam: String, CaseIterable, Sendable {
-        case alone, events, faults
-    }
-
     @Test(arguments: ExpiryConformance.checks, Seam.allCases)
     func expiresLikeEveryStore(_ check: ExpiryConformance.Check, seam: Seam) async throws {
         try await withTemporaryFolder { folder in

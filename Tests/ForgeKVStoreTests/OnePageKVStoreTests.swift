@@ -8,11 +8,6 @@ import Testing
 /// the streams of a `ReactiveKVStore` over it), and keeps them seen through the seam, for events and for faults; a
 /// service of the asynchronous expiring protocol takes it logged.
 struct OnePageKVStoreTests {
-    /// How the store is seen: alone, or through the seam.
-    enum Seam: String, CaseIterable, Sendable {
-        case alone, events, faults
-    }
-
     /// `store` as `seam` shows it.
     private static func seen(_ store: OnePageKVStore, _ seam: Seam) -> any KVStoring & AsyncKVStoring {
         switch seam {
@@ -51,13 +46,7 @@ struct OnePageKVStoreTests {
         let store = OnePageKVStore(expiry: KVExpiry(clock: clock))
         let events = RecordedEvents()
         let service: any AsyncExpiringKVStoring = store.reportingEvents(label: "sessions", to: events.handler)
-        try await service.set(KVKey<String>("session"), value: "s1", expiresAfter: .seconds(60))
-        #expect(try await service.get(KVKey<String>("session")) == "s1")
-        clock.advance(by: .seconds(60))
-        #expect(try await service.get(KVKey<String>("session")) == nil)
-        let logged = events.calls.map { "\($0.event.operation.rawValue) \($0.event.target ?? "")" }
-        #expect(logged.starts(with: ["write session", "read session"]), "the service's calls are logged: \(logged)")
-        #expect(events.calls.allSatisfy { $0.event.label == "sessions" })
+        try await expectALoggedServiceKeepsASessionForAMinute(service, clock: clock, events: events)
     }
 
     /// The subject of a `ReactiveKVStore` over `store`, written and streamed through it: a store that tells no one of
