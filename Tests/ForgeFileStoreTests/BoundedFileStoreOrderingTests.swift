@@ -145,6 +145,26 @@ struct BoundedFileStoreOrderingTests {
         try await Self.expectCountMatches(cache, probe: 800)
     }
 
+    /// A load that found no file while a save of the path was about to write it does not forget the file the save
+    /// wrote: the save's landing is a use after the load began. (It once did: the load, begun after the save made room,
+    /// compared only the use the save made room at, and the cache counted one file fewer than the store held.)
+    @Test func aLoadThatFoundNothingBeforeTheSaveOfThePathLandedKeepsItsFile() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 1000)
+        try await cache.save(Self.bytes(10), to: "start")  // the cache knows its files from here
+        let writeHold = store.hold(.write, at: "p")
+        let save = Task { try await cache.save(Self.bytes(300), to: "p") }
+        await writeHold.arrived.wait()  // the save made room for p, which is not written yet
+        let readHold = store.hold(.read, at: "p")
+        let load = Task { try await cache.load("p") }
+        await readHold.arrived.wait()  // the load found no file at p
+        writeHold.release.open()
+        try await save.value  // p is written, and the save has ended
+        readHold.release.open()
+        await #expect(throws: FileStoreError.notFound(path: "p")) { try await load.value }
+        try await Self.expectCountMatches(cache, probe: 600)
+    }
+
     /// A load of a file chosen for removal, before it is removed, reads it but does not keep it: the save removes it.
     @Test func aLoadOfAFileChosenForRemovalDoesNotKeepIt() async throws {
         let store = HoldingFileStore()

@@ -86,7 +86,7 @@ struct FileRecency: Sendable {
     }
 
     /// Forgets `path`, found gone by a read that started when the latest use was `useBefore`, unless a save of it is
-    /// in progress or made it known since.
+    /// in progress or landed since (its landing is a use: see ``finishSaving(_:wrote:)``).
     mutating func forgetMissing(_ path: String, readSince useBefore: UInt64) {
         guard saving[path] == nil, let file = files[path], file.use <= useBefore else { return }
         forget(path)
@@ -158,10 +158,15 @@ struct FileRecency: Sendable {
 
     /// Ends the save of `path` that ``reserve(_:at:maxBytes:maxFiles:)`` made room for, once each of its victims is
     /// finished: one that wrote counts the new file's size, one that failed puts back what was known of `path`.
+    ///
+    /// A save that wrote is used again as it lands: a read that began after its room was made and found nothing (the
+    /// file was not written yet) then tells it from a file gone since, and keeps it.
     mutating func finishSaving(_ path: String, wrote: Bool) {
         guard let save = saving.removeValue(forKey: path), let counted = files[path]?.size else { return }
         if wrote {
+            lastUse += 1
             files[path]?.size = save.size
+            files[path]?.use = lastUse
             knownBytes += save.size - counted
         } else {
             files[path] = save.previous
