@@ -165,6 +165,30 @@ struct BoundedFileStoreOrderingTests {
         try await Self.expectCountMatches(cache, probe: 600)
     }
 
+    /// A file chosen for removal that a delete removed, and whose path a save then made a folder, is not counted again
+    /// when its removal finds the folder, nor does it fail the save that chose it. (It once was, and did: the cache
+    /// counted the removed file's 400 bytes on top of what the store held.)
+    @Test func aFileChosenForRemovalWhosePathBecameAFolderIsGone() async throws {
+        let store = HoldingFileStore()
+        let cache = store.boundedCache(maxBytes: 1000)
+        try await cache.save(Self.bytes(400, 1), to: "v")  // the least recently used
+        try await cache.save(Self.bytes(400, 2), to: "w")
+        let deleteHold = store.hold(.remove, at: "v")
+        let delete = Task { try await cache.delete("v") }
+        await deleteHold.arrived.wait()  // the delete holds the turn of v, before it removes the file
+        let save = Task { try await cache.save(Self.bytes(500, 3), to: "a") }  // chooses v to make room
+        await cache.turns.waitUntilQueued(1)  // and waits for v's turn
+        let removalHold = store.hold(.remove, at: "v")
+        deleteHold.release.open()
+        try await delete.value
+        await removalHold.arrived.wait()  // the save's removal of v, the file already gone
+        try await cache.save(Self.bytes(10, 4), to: "v/x")  // v is a folder now
+        removalHold.release.open()
+        try await save.value
+        #expect(try await cache.list(in: "") == ["a", "v/", "w"])
+        try await Self.expectCountMatches(cache, probe: 50)
+    }
+
     /// A load of a file chosen for removal, before it is removed, reads it but does not keep it: the save removes it.
     @Test func aLoadOfAFileChosenForRemovalDoesNotKeepIt() async throws {
         let store = HoldingFileStore()

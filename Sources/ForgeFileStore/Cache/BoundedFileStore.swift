@@ -125,17 +125,15 @@ extension BoundedFileStore: FileStoring, FileBackend {
 
     /// Removes `victims`, each in its turn, to make room for a save of `path`.
     ///
-    /// A victim saved again since it was chosen is kept (the file there is newer than the one chosen). The first
-    /// removal that fails ends the save: the victims not removed are counted as before.
+    /// A victim saved again since it was chosen is kept (the file there is newer than the one chosen). A victim whose
+    /// path is a folder now is gone already (deleted, then a save made the folder). A removal that fails fails the save,
+    /// once the other victims are removed in their turns, as a cache's files may be: the victim it could not remove is
+    /// counted as before, and each other one as its own removal found it.
     private nonisolated(nonsending) func remove(_ victims: [FileRecency.Victim], makingRoomFor path: String)
         async throws
     {
         var failure: (any Error)?
         for victim in victims {
-            guard failure == nil else {
-                recency.withLock { $0?.finishRemoving(victim, failed: true) }
-                continue
-            }
             await turns.takeNested(victim.path)
             defer { turns.release(victim.path) }
             guard recency.withLock({ $0?.mayRemove(victim) ?? false }) else {
@@ -145,9 +143,11 @@ extension BoundedFileStore: FileStoring, FileBackend {
             do {
                 _ = try await base.removeFile(at: StoredFilePath(validating: victim.path))
                 recency.withLock { $0?.finishRemoving(victim, failed: false) }
+            } catch let error as FileStoreError where error.reason == .isFolder {
+                recency.withLock { $0?.finishRemoving(victim, failed: false) }
             } catch {
                 recency.withLock { $0?.finishRemoving(victim, failed: true) }
-                failure = error
+                failure = failure ?? error
             }
         }
         if let failure { throw Self.writeFailed(path, failure) }
