@@ -164,9 +164,8 @@ struct FileRecency: Sendable {
     mutating func finishSaving(_ path: String, wrote: Bool) {
         guard let save = saving.removeValue(forKey: path), let counted = files[path]?.size else { return }
         if wrote {
-            lastUse += 1
+            use(path)
             files[path]?.size = save.size
-            files[path]?.use = lastUse
             knownBytes += save.size - counted
         } else {
             files[path] = save.previous
