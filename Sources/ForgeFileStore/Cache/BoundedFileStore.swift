@@ -40,8 +40,9 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
     public let maxBytes: Int
     /// The most files the store may hold, or nil for no limit.
     public let maxFiles: Int?
-    /// The files this instance knows, by how recently each was used; nil until the first save reads the store.
-    private let recency = LockedState<FileRecency?>(nil)
+    /// The files this instance knows, by how recently each was used (nil until the first save reads the store), and
+    /// the deletes made while it lists them.
+    private let count = LockedState(CacheCount())
     /// The order in which calls change the files.
     package let turns = CacheTurns()
 
@@ -55,35 +56,38 @@ public final class BoundedFileStore<Base: FileBackend>: Sendable {
 
     /// The files this instance knows, read from the store at the first call.
     private nonisolated(nonsending) func knownFiles() async throws -> FileRecency {
-        if let known = recency.withLock({ $0 }), !known.needsListing { return known }
-        let files = try await base.allFiles()
-        return recency.withLock { known in
-            if let known, !known.needsListing { return known }
-            let read = FileRecency(files, after: known?.lastUse ?? 0)
-            known = read
-            return read
+        let known = count.withLock { count -> FileRecency? in
+            if let known = count.known { return known }
+            count.beginListing()
+            return nil
         }
+        if let known { return known }
+        let files: [StoredFileInfo]
+        do {
+            files = try await base.allFiles()
+        } catch {
+            count.withLock { $0.endListing() }
+            throw error
+        }
+        return count.withLock { $0.finishListing(reading: files) }
     }
 
     /// The bytes and files this instance counts, or nil before its first save: for tests that the count matches the
     /// store once the calls have returned.
     package var counted: (bytes: Int, files: Int)? {
-        recency.withLock { known in
-            guard let known, !known.needsListing else { return nil }
-            return (known.totalSize, known.fileCount)
-        }
+        count.withLock { count in count.known.map { ($0.totalSize, $0.fileCount) } }
     }
 }
 
 extension BoundedFileStore: FileStoring, FileBackend {
     /// The contents of the file at `path`, noted as used now (once the cache knows its files: from its first save).
     public nonisolated(nonsending) func contents(at path: StoredFilePath) async throws -> Data? {
-        let useBefore = recency.withLock { $0?.lastUse ?? 0 }
+        let useBefore = count.withLock { $0.recency?.lastUse ?? 0 }
         guard let data = try await base.contents(at: path) else {
-            recency.withLock { $0?.forgetMissing(path.string, readSince: useBefore) }
+            count.withLock { $0.recency?.forgetMissing(path.string, readSince: useBefore) }
             return nil
         }
-        recency.withLock { $0?.use(path.string) }
+        count.withLock { $0.recency?.use(path.string) }
         return data
     }
 
@@ -112,12 +116,12 @@ extension BoundedFileStore: FileStoring, FileBackend {
         } catch {
             throw Self.writeFailed(key, error)
         }
-        let victims = recency.withLock { known in
-            known?.reserve(data.count, at: key, maxBytes: maxBytes, maxFiles: maxFiles)
+        let victims = count.withLock { count in
+            count.recency?.reserve(data.count, at: key, maxBytes: maxBytes, maxFiles: maxFiles)
         }
         guard let victims else { throw FileStoreError.writeFailed(path: key, reason: .outOfSpace) }
         var wrote = false
-        defer { recency.withLock { $0?.finishSaving(key, wrote: wrote) } }
+        defer { count.withLock { $0.recency?.finishSaving(key, wrote: wrote) } }
         try await remove(victims, makingRoomFor: key)
         try await base.write(data, at: path, replacing: replacing)
         wrote = true
@@ -136,17 +140,17 @@ extension BoundedFileStore: FileStoring, FileBackend {
         for victim in victims {
             await turns.takeNested(victim.path)
             defer { turns.release(victim.path) }
-            guard recency.withLock({ $0?.mayRemove(victim) ?? false }) else {
-                recency.withLock { $0?.finishRemoving(victim, failed: false) }
+            guard count.withLock({ $0.recency?.mayRemove(victim) ?? false }) else {
+                count.withLock { $0.recency?.finishRemoving(victim, failed: false) }
                 continue
             }
             do {
                 _ = try await base.removeFile(at: StoredFilePath(validating: victim.path))
-                recency.withLock { $0?.finishRemoving(victim, failed: false) }
+                count.withLock { $0.recency?.finishRemoving(victim, failed: false) }
             } catch let error as FileStoreError where error.reason == .isFolder {
-                recency.withLock { $0?.finishRemoving(victim, failed: false) }
+                count.withLock { $0.recency?.finishRemoving(victim, failed: false) }
             } catch {
-                recency.withLock { $0?.finishRemoving(victim, failed: true) }
+                count.withLock { $0.recency?.finishRemoving(victim, failed: true) }
                 failure = failure ?? error
             }
         }
@@ -183,7 +187,7 @@ extension BoundedFileStore: FileStoring, FileBackend {
         await turns.take(path.string)
         defer { turns.release(path.string) }
         let removed = try await base.removeFile(at: path)
-        recency.withLock { $0?.forget(path.string) }
+        count.withLock { $0.deleted(path.string) }
         return removed
     }
 
@@ -210,11 +214,11 @@ extension BoundedFileStore: FileStoring, FileBackend {
             try await base.removeAll()
         } catch {
             // Some files may be gone: the next save counts the store again.
-            recency.withLock { $0?.needListing() }
+            count.withLock { $0.recency?.needListing() }
             throw error
         }
         // The uses number on: a load that started before and found nothing compares them to keep a file saved since.
-        recency.withLock { $0 = FileRecency([], after: $0?.lastUse ?? 0) }
+        count.withLock { $0.recency = FileRecency([], after: $0.recency?.lastUse ?? 0) }
     }
 
     /// The sum of the sizes of the stored files, as the store counts them.
