@@ -33,7 +33,7 @@ extension PostgresCrypt {
             }
             return found
         }
-        try checkKey(sealer, against: header)
+        try sealer.checkKey(against: header, at: location)
         return count
     }
 

@@ -53,41 +53,31 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
         progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void = { _ in }
     ) async throws -> PostgresCrypt {
         do {
-            var sealer = try await rotating { try await preparedSealerForRotation() }
-            if let pending = sealer.pendingRotation {
-                // Opened with the new key of a rotation in phases: it ends first.
-                try await apply(pending, from: sealer.header, progress: progress)
-                sealer = pending.newSealer
+            let sealer = try await rotating { try await preparedSealerForRotation() }
+            let rotations = try sealer.rotations(to: newKey, location: location)
+            var header = sealer.header
+            for rotation in rotations {
+                try await apply(rotation, from: header, progress: progress)
+                header = rotation.finishedHeader
             }
-            guard let rotation = try sealer.rotation(to: newKey, location: location) else {
-                await progress(.finished)
-                return opened(with: newKey, sealer: sealer)
-            }
-            try await apply(rotation, from: sealer.header, progress: progress)
             await progress(.finished)
-            return opened(with: newKey, sealer: rotation.newSealer)
-        } catch let error as CryptStoreError {
-            switch error {
-            case .wrongMasterKey, .masterKeyRotated, .keyFileNotFound:
-                // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
-                let store = PostgresCrypt(
-                    client: client,
-                    namespace: namespace,
-                    masterKey: newKey,
-                    tableName: tableName,
-                    connectionWait: connectionWait
-                )
-                guard (try? await store.prepare()) != nil else { throw error }
-                let rotated = try await store.rotateMasterKey(to: newKey, progress: progress)
-                if let sealer = rotated.sealerSlot.current { sealerSlot.keep(sealer) }
-                return rotated
-            default:
-                throw error
-            }
+            return opened(with: newKey, sealer: rotations.last?.newSealer ?? sealer)
+        } catch let error as CryptStoreError where error.mayMeanRotationWasDone {
+            // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
+            let store = PostgresCrypt(
+                client: client,
+                namespace: namespace,
+                masterKey: newKey,
+                tableName: tableName,
+                connectionWait: connectionWait
+            )
+            guard (try? await store.prepare()) != nil else { throw error }
+            let rotated = try await store.rotateMasterKey(to: newKey, progress: progress)
+            if let sealer = rotated.sealerSlot.current { sealerSlot.keep(sealer) }
+            return rotated
         }
     }
 
-    /// The sealer of the namespace's header, the store prepared first when needed.
     private func preparedSealerForRotation() async throws -> SecretSealer {
         try await prepare()
         guard let current = sealerSlot.current else {
@@ -154,21 +144,15 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
         // The header row first, locked for update: writes of the namespace lock it shared, so a write that runs
         // ends before the items are read, and one that comes waits for the commit.
         let header = try await lockedHeader(on: connection)
-        guard let header, header == expected else {
-            switch header.map(rotation.oldSealer.match(header:)) {
-            case .rotated: throw CryptStoreError.masterKeyRotated(path: location)
-            case .otherVault, nil: throw CryptStoreError.vaultReplaced(path: location)
-            case .same, .rotating: throw CryptStoreError.rotationInProgress(path: location)
-            }
-        }
-        let (resealed, dropped) = try Self.plan(rotation, of: try await items(on: connection))
+        try rotation.checkStart(header: header, expected: expected, at: location)
+        let (resealed, dropped) = try rotation.reseal(rows: try await items(on: connection))
         await progress(.began(itemCount: resealed.count))
         if !dropped.isEmpty { try await deleteItems(named: dropped, on: connection) }
         for start in stride(from: 0, to: resealed.count, by: Self.rotationBatchSize) {
             let end = min(start + Self.rotationBatchSize, resealed.count)
             let batch = resealed[start..<end]
-            try await deleteItems(named: batch.map { $0.old }, on: connection)
-            try await insertItems(batch.map { ($0.new, $0.item) }, on: connection)
+            try await deleteItems(named: batch.map(\.oldName), on: connection)
+            try await insertItems(batch.map { ($0.newName, $0.sealed) }, on: connection)
             for done in (start + 1)...end { await progress(.resealed(done, of: resealed.count)) }
         }
         let query: PostgresQuery = try """
@@ -176,31 +160,6 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
         WHERE namespace = sha256(\(namespaceBytes)) AND item = \(PostgresCryptTable.headerItem)
         """
         _ = try await ConnectionLease.statement(query, on: connection)
-    }
-
-    /// What `rotation` does to `rows` (each item's name and sealed bytes): the items it seals again, each with its old
-    /// name, its new name and its new sealed bytes, and the items of a rotation it replaces, to delete.
-    ///
-    /// - Throws: `CryptStoreError.tamperedItem(key:)` naming the row's `item` when an item opens with neither key, or
-    ///   `CryptStoreError.encodingFailed(key:underlying:)` for an item of the vault's first format.
-    private static func plan(
-        _ rotation: SecretSealer.Rotation,
-        of rows: [(String, Data)]
-    ) throws -> (resealed: [(old: String, new: String, item: Data)], dropped: [String]) {
-        var resealed: [(old: String, new: String, item: Data)] = []
-        var dropped: [String] = []
-        for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
-            do {
-                if let new = try rotation.reseal(sealed, named: itemName) {
-                    resealed.append((itemName, new.name, new.item))
-                }
-            } catch {
-                // An item of the rotation this one replaces; otherwise, an item that does not open stops it.
-                guard rotation.replacesPendingRotation else { throw error }
-                dropped.append(itemName)
-            }
-        }
-        return (resealed, dropped)
     }
 
     /// The namespace's header, its row locked for update until the transaction ends; nil when it has none.

@@ -135,13 +135,7 @@ public struct PostgresCrypt: Sendable {
                 try await insertHeader(created.header, intoEmptyNamespaceOnly: true, on: connection)
                 return try await readHeader(on: connection)
             }
-            guard let agreed else {
-                throw CryptStoreError.corruptVault(
-                    path: location,
-                    reason: "its header row is missing, so the secrets stored in it cannot be opened; put the "
-                        + "header back from a backup, or delete the namespace's rows to start again"
-                )
-            }
+            guard let agreed else { throw CryptStoreError.headerRowMissing(at: location) }
             if agreed == created.header {
                 sealerSlot.keep(created)
             } else {
@@ -177,13 +171,14 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         if let sealed { return try sealer.open(sealed, as: item) }
         // A rotation in phases (another store's) records this store's key as its new key: the item may be the old
         // key's still. Then the header, so that a store on the old key of a rotation is told, not answered nil.
-        let old = sealer.oldKeySealer
-        let oldItem = old?.item(for: name)
         let found = try await perform(.read(name)) { [self] connection in
-            try await rows(named: [oldItem?.name, PostgresCryptTable.headerItem].compactMap { $0 }, on: connection)
+            try await rows(
+                named: sealer.itemNames(for: name).dropFirst() + [PostgresCryptTable.headerItem],
+                on: connection
+            )
         }
-        if let old, let oldItem, let sealed = found[oldItem.name] { return try old.open(sealed, as: oldItem) }
-        try checkKey(sealer, against: found[PostgresCryptTable.headerItem])
+        if let secret = try sealer.openSecret(of: name, in: found) { return secret }
+        try sealer.checkKey(against: found[PostgresCryptTable.headerItem], at: location)
         return nil
     }
 
@@ -222,7 +217,7 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         for _ in 0..<3 {
             if try await upsert(sealed, named: item.name, header: header, on: connection) { return }
             if let found = try await readHeader(on: connection) {
-                try checkWrite(by: sealer, on: found)
+                try sealer.checkWrite(on: found, at: location)
                 header = found
             } else {
                 try await insertHeader(sealer.header, on: connection)
@@ -268,12 +263,12 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         }
         if exists { return true }
         // As for a read: the old key's item of a rotation in phases, then the header.
-        let oldItemName = sealer.oldKeySealer?.itemName(for: name)
+        let oldItemNames = sealer.itemNames(for: name).dropFirst()
         let found = try await perform(.read(name)) { [self] connection in
-            try await rows(named: [oldItemName, PostgresCryptTable.headerItem].compactMap { $0 }, on: connection)
+            try await rows(named: oldItemNames + [PostgresCryptTable.headerItem], on: connection)
         }
-        if let oldItemName, found[oldItemName] != nil { return true }
-        try checkKey(sealer, against: found[PostgresCryptTable.headerItem])
+        if oldItemNames.contains(where: { found[$0] != nil }) { return true }
+        try sealer.checkKey(against: found[PostgresCryptTable.headerItem], at: location)
         return false
     }
 
@@ -300,21 +295,8 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
             }
             return rows
         }
-        try checkKey(sealer, against: rows.first { $0.0 == PostgresCryptTable.headerItem }?.1)
-        let old = sealer.oldKeySealer
-        var keys: [String] = []
-        var listed = Set<String>()
-        for (itemName, item) in rows where SecretSealer.isItemName(itemName) {
-            // During a rotation in phases, an item of the old key may be there beside its copy: listed once.
-            let key: String?
-            if let old, (try? sealer.key(inSealedItem: item, named: itemName)) == nil {
-                key = try old.key(inSealedItem: item, named: itemName)
-            } else {
-                key = try sealer.key(inSealedItem: item, named: itemName)
-            }
-            if let key, listed.insert(key).inserted { keys.append(key) }
-        }
-        return keys
+        try sealer.checkKey(against: rows.first { $0.0 == PostgresCryptTable.headerItem }?.1, at: location)
+        return try sealer.keys(inRows: rows)
     }
 
     /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
@@ -380,27 +362,6 @@ extension PostgresCrypt {
         }
     }
 
-    /// Throws `CryptStoreError/masterKeyRotated(path:)` when `header`, the namespace's, holds this store's secrets
-    /// under another master key than `sealer`'s: an item sealed under a new master key must not read as "not stored".
-    func checkKey(_ sealer: SecretSealer, against header: Data?) throws(CryptStoreError) {
-        if let header, sealer.match(header: header) == .rotated { throw .masterKeyRotated(path: location) }
-    }
-
-    /// Throws the error of a write or removal that `sealer`'s store may not make where the namespace's header is
-    /// `header`.
-    ///
-    /// `CryptStoreError/rotationInProgress(path:)` while a rotation in phases records one,
-    /// `CryptStoreError/masterKeyRotated(path:)` once the namespace has moved to another master key, and
-    /// `CryptStoreError/vaultReplaced(path:)` for another store's header. Returns for this store's own header.
-    func checkWrite(by sealer: SecretSealer, on header: Data) throws(CryptStoreError) {
-        switch sealer.match(header: header) {
-        case .same: return
-        case .rotating: throw .rotationInProgress(path: location)
-        case .rotated: throw .masterKeyRotated(path: location)
-        case .otherVault: throw .vaultReplaced(path: location)
-        }
-    }
-
     /// The sealed rows of the namespace named `itemNames` (items, or the header), by name; a name without a row is
     /// left out.
     private func rows(named itemNames: [String], on connection: PostgresConnection) async throws -> [String: Data] {
@@ -420,7 +381,7 @@ extension PostgresCrypt {
     /// Removes the secret whose item is `itemName`, or every secret when it is nil, unless the namespace's header is
     /// no longer `sealer`'s (then nothing is removed, and the header's error is thrown).
     ///
-    /// - Throws: The errors of ``checkWrite(by:on:)``, or `operation`'s error.
+    /// - Throws: The errors of `SecretSealer.checkWrite(on:at:)`, or `operation`'s error.
     private func removeRows(_ operation: StoreOperation, item itemName: String?, sealer: SecretSealer) async throws {
         try await perform(operation) { [self] connection in
             try await removeRows(operation, item: itemName, sealer: sealer, on: connection)
@@ -440,7 +401,7 @@ extension PostgresCrypt {
         for _ in 0..<3 {
             let found = try await delete(item: itemName, unlessTheHeaderIsOtherThan: header, on: connection)
             guard let found, found != header else { return }
-            try checkWrite(by: sealer, on: found)
+            try sealer.checkWrite(on: found, at: location)
             header = found
         }
         throw operation.cryptStoreError(

@@ -145,7 +145,7 @@ extension OpenedVault {
             case .guardMissing:
                 try restoreHeader(for: key)
             case .guardRejected:
-                throw refusal(of: found)
+                throw found.refusal(at: folder.path)
             case .locked:
                 throw .rotationInProgress(path: folder.path)
             }
@@ -197,7 +197,7 @@ extension OpenedVault {
         case .rotating where !writing:
             return (try? JSONCodec.decode(VaultHeader.self, from: bytes))?.rotation
         case .rotating, .rotated, .otherVault:
-            throw refusal(of: found)
+            throw found.refusal(at: folder.path)
         }
     }
 
@@ -215,16 +215,7 @@ extension OpenedVault {
         } catch {
             throw CryptStoreError(error, reading: key)
         }
-        if sealer.match(header: bytes) == .rotated { throw .masterKeyRotated(path: folder.path) }
-    }
-
-    /// The error of a write refused by a header that is `found` to this store.
-    private func refusal(of found: SecretSealer.HeaderMatch) -> CryptStoreError {
-        switch found {
-        case .same, .rotating: .rotationInProgress(path: folder.path)
-        case .rotated: .masterKeyRotated(path: folder.path)
-        case .otherVault: .vaultReplaced(path: folder.path)
-        }
+        try sealer.checkKey(against: bytes, at: folder.path)
     }
 
     /// Writes the header back into `folder`, creating the folder when it is gone.

@@ -45,37 +45,23 @@ extension SQLiteCrypt: MasterKeyRotating {
         do {
             return try perform(.rotate(location: location)) {
                 try database.refuseWritesIfReadOnly()
-                var sealer = try sealer()
-                if let pending = sealer.pendingRotation {
-                    // Opened with the new key of a rotation in phases: it ends first.
-                    try apply(pending, from: sealer.header, progress: progress)
-                    sealer = pending.newSealer
+                let sealer = try sealer()
+                let rotations = try sealer.rotations(to: newKey, location: location)
+                var header = sealer.header
+                for rotation in rotations {
+                    try apply(rotation, from: header, progress: progress)
+                    header = rotation.finishedHeader
                 }
-                guard let rotation = try sealer.rotation(to: newKey, location: location) else {
-                    progress(.finished)
-                    return opened(with: newKey, sealer: sealer)
-                }
-                try apply(rotation, from: sealer.header, progress: progress)
                 progress(.finished)
-                return opened(with: newKey, sealer: rotation.newSealer)
+                return opened(with: newKey, sealer: rotations.last?.newSealer ?? sealer)
             }
-        } catch let error as CryptStoreError {
-            switch error {
-            case .wrongMasterKey, .masterKeyRotated, .keyFileNotFound:
-                // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
-                let store = SQLiteCrypt(
-                    database: database,
-                    namespace: namespace,
-                    masterKey: newKey,
-                    durability: durability
-                )
-                guard (try? store.sealer()) != nil else { throw error }
-                let rotated = try store.rotateMasterKey(to: newKey, progress: progress)
-                preparation.keep(try rotated.sealer())
-                return rotated
-            default:
-                throw error
-            }
+        } catch let error as CryptStoreError where error.mayMeanRotationWasDone {
+            // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
+            let store = SQLiteCrypt(database: database, namespace: namespace, masterKey: newKey, durability: durability)
+            guard (try? store.sealer()) != nil else { throw error }
+            let rotated = try store.rotateMasterKey(to: newKey, progress: progress)
+            sealerSlot.keep(try rotated.sealer())
+            return rotated
         }
     }
 
@@ -83,9 +69,9 @@ extension SQLiteCrypt: MasterKeyRotating {
     ///
     /// This store and its copies go on with `sealer` too: a holder of this store needs no new instance.
     private func opened(with masterKey: MasterKey, sealer: SecretSealer) -> SQLiteCrypt {
-        preparation.keep(sealer)
+        sealerSlot.keep(sealer)
         let store = SQLiteCrypt(database: database, namespace: namespace, masterKey: masterKey, durability: durability)
-        store.preparation.keep(sealer)
+        store.sealerSlot.keep(sealer)
         return store
     }
 
@@ -98,39 +84,25 @@ extension SQLiteCrypt: MasterKeyRotating {
     ) throws {
         try database.write(durability, changing: nil) { db in
             try db.inTransaction(.immediate) {
-                let header = try SQLiteCryptTable.header(of: storedNamespace, in: db)
-                guard let header, header == expected else {
-                    switch header.map(rotation.oldSealer.match(header:)) {
-                    case .rotated: throw CryptStoreError.masterKeyRotated(path: location)
-                    case .otherVault, nil: throw CryptStoreError.vaultReplaced(path: location)
-                    case .same, .rotating: throw CryptStoreError.rotationInProgress(path: location)
-                    }
-                }
+                try rotation.checkStart(
+                    header: SQLiteCryptTable.header(of: storedNamespace, in: db),
+                    expected: expected,
+                    at: location
+                )
                 let rows =
                     try Row.fetchAll(
                         db.cachedStatement(sql: SQLiteCryptTable.items),
                         arguments: [storedNamespace]
                     )
                     .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
-                var resealed: [(old: String, new: String, item: Data)] = []
-                var dropped: [String] = []
-                for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
-                    do {
-                        if let new = try rotation.reseal(sealed, named: itemName) {
-                            resealed.append((itemName, new.name, new.item))
-                        }
-                    } catch  where rotation.replacesPendingRotation {
-                        // An item of the rotation this one replaces.
-                        dropped.append(itemName)
-                    }
-                }
+                let (resealed, dropped) = try rotation.reseal(rows: rows)
                 progress(.began(itemCount: resealed.count))
                 let delete = try db.cachedStatement(sql: SQLiteCryptTable.delete)
                 let upsert = try db.cachedStatement(sql: SQLiteCryptTable.upsert)
                 for itemName in dropped { try delete.execute(arguments: [storedNamespace, itemName]) }
                 for (index, item) in resealed.enumerated() {
-                    try delete.execute(arguments: [storedNamespace, item.old])
-                    try upsert.execute(arguments: [storedNamespace, item.new, item.item])
+                    try delete.execute(arguments: [storedNamespace, item.oldName])
+                    try upsert.execute(arguments: [storedNamespace, item.newName, item.sealed])
                     progress(.resealed(index + 1, of: resealed.count))
                 }
                 try upsert.execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, rotation.finishedHeader])

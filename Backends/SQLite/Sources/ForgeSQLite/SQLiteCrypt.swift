@@ -57,7 +57,7 @@ public struct SQLiteCrypt: Sendable {
     /// Where the secrets are, as errors name it: the file and the namespace.
     let location: String
     /// The namespace's sealer, once prepared; shared by copies of the store.
-    let preparation = SealerPreparation()
+    let sealerSlot = SealerSlot()
 
     /// Creates a store for `namespace`'s secrets in `database`.
     ///
@@ -133,13 +133,12 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
         try perform(.read(name)) {
             // One look-up of the key's item names the row and opens what it holds.
             guard let sealer = try openedSealer() else { return nil }
-            let item = sealer.item(for: name)
-            if let sealed = try sealedItem(named: item.name) { return try sealer.open(sealed, as: item) }
-            if let old = sealer.oldKeySealer {
-                // A rotation in phases (another store's) records this store's key as its new key: the item may be
-                // the old key's still.
-                let oldItem = old.item(for: name)
-                if let sealed = try sealedItem(named: oldItem.name) { return try old.open(sealed, as: oldItem) }
+            // The key's item, then (a rotation in phases, another store's, records this store's key as its new key)
+            // the old key's item.
+            for itemName in sealer.itemNames(for: name) {
+                if let sealed = try sealedItem(named: itemName) {
+                    return try sealer.openSecret(of: name, in: [itemName: sealed])
+                }
             }
             try checkKeyAfterMiss(sealer)
             return nil
@@ -168,8 +167,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     public func hasSecret(named name: String) throws -> Bool {
         try perform(.read(name)) {
             guard let sealer = try openedSealer() else { return false }
-            for itemName in [sealer.itemName(for: name)] + [sealer.oldKeySealer?.itemName(for: name)].compactMap({ $0 })
-            {
+            for itemName in sealer.itemNames(for: name) {
                 let found = try database.read { db in
                     try Bool.fetchOne(
                         db.cachedStatement(sql: SQLiteCryptTable.exists),
@@ -203,21 +201,8 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
                     .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
                 return (rows, try SQLiteCryptTable.header(of: storedNamespace, in: db))
             }
-            try checkKey(sealer, against: header)
-            let old = sealer.oldKeySealer
-            var keys: [String] = []
-            var listed = Set<String>()
-            for (itemName, sealed) in rows where SecretSealer.isItemName(itemName) {
-                // During a rotation in phases, an item of the old key may be there beside its copy: listed once.
-                let key: String?
-                if let old, (try? sealer.key(inSealedItem: sealed, named: itemName)) == nil {
-                    key = try old.key(inSealedItem: sealed, named: itemName)
-                } else {
-                    key = try sealer.key(inSealedItem: sealed, named: itemName)
-                }
-                if let key, listed.insert(key).inserted { keys.append(key) }
-            }
-            return keys
+            try sealer.checkKey(against: header, at: location)
+            return try sealer.keys(inRows: rows)
         }
     }
 
@@ -249,10 +234,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     public func itemCount() throws -> Int {
         try perform(.list) {
             guard let sealer = try openedSealer() else { return }
-            try checkKey(
-                sealer,
-                against: database.read { db in try SQLiteCryptTable.header(of: storedNamespace, in: db) }
-            )
+            try checkKeyAfterMiss(sealer)
         }
         return try Self.itemCount(database: database, namespace: namespace) ?? 0
     }
@@ -337,12 +319,7 @@ extension SQLiteCrypt {
             failure: failure(operation),
             apply: { [storedNamespace, location] db in
                 if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
-                    switch sealer.match(header: header) {
-                    case .same: break
-                    case .rotating: throw CryptStoreError.rotationInProgress(path: location)
-                    case .rotated: throw CryptStoreError.masterKeyRotated(path: location)
-                    case .otherVault: throw CryptStoreError.vaultReplaced(path: location)
-                    }
+                    try sealer.checkWrite(on: header, at: location)
                 } else if restoringARemovedHeader {
                     try db.cachedStatement(sql: SQLiteCryptTable.upsert)
                         .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
@@ -366,22 +343,17 @@ extension SQLiteCrypt {
     ///
     /// - Throws: `CryptStoreError.masterKeyRotated(path:)`.
     private func checkKeyAfterMiss(_ sealer: SecretSealer) throws {
-        try checkKey(sealer, against: database.read { db in try SQLiteCryptTable.header(of: storedNamespace, in: db) })
-    }
-
-    /// Throws `CryptStoreError.masterKeyRotated(path:)` when `header`, the namespace's, is this vault's on another
-    /// master key than `sealer`'s.
-    private func checkKey(_ sealer: SecretSealer, against header: Data?) throws {
-        if let header, sealer.match(header: header) == .rotated {
-            throw CryptStoreError.masterKeyRotated(path: location)
-        }
+        try sealer.checkKey(
+            against: database.read { db in try SQLiteCryptTable.header(of: storedNamespace, in: db) },
+            at: location
+        )
     }
 
     /// The sealer of the namespace's header, preparing the store first when needed.
     ///
     /// - Throws: A `CryptStoreError` of the master key or the header, or the failure of the database as it is.
     func sealer() throws -> SecretSealer {
-        try preparation.sealer { [self] in
+        try sealerSlot.sealer { [self] in
             // A namespace whose header is there in a table of this version's shape opens without writing, so that a
             // store's first read never waits for another connection's write.
             if let header = try? existingHeader() {
@@ -394,7 +366,7 @@ extension SQLiteCrypt {
             // Never replaces a header: a concurrent store's header wins, and this one opens it.
             let agreed = try exchangeHeader(offering: created.header)
             if agreed == created.header { return created }
-            guard let agreed else { throw headerMissing }
+            guard let agreed else { throw CryptStoreError.headerRowMissing(at: location) }
             return try SecretSealer(masterKey: masterKey, header: agreed, location: location)
         }
     }
@@ -405,7 +377,7 @@ extension SQLiteCrypt {
     /// - Throws: What ``sealer()`` throws.
     private func openedSealer() throws -> SecretSealer? {
         guard database.isReadOnly else { return try sealer() }
-        return try preparation.existingSealer { [self] in
+        return try sealerSlot.existingSealer { [self] in
             let header = try database.snapshot { db -> Data? in
                 guard try SQLiteCryptTable.check(db, path: database.path) else { return nil }
                 if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) { return header }
@@ -413,20 +385,11 @@ extension SQLiteCrypt {
                     db.cachedStatement(sql: SQLiteCryptTable.hasItems),
                     arguments: [storedNamespace]
                 )
-                if hasItems == true { throw headerMissing }
+                if hasItems == true { throw CryptStoreError.headerRowMissing(at: location) }
                 return nil
             }
             return try header.map { try SecretSealer(masterKey: masterKey, header: $0, location: location) }
         }
-    }
-
-    /// The error of a namespace that holds secrets but no header row.
-    private var headerMissing: CryptStoreError {
-        .corruptVault(
-            path: location,
-            reason: "its header row is missing, so the secrets stored in it cannot be opened; put the header back "
-                + "from a backup, or delete the namespace's rows to start again"
-        )
     }
 
     /// The namespace's header, read without writing; nil when the table or the header is missing.
