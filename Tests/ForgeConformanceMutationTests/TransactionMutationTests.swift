@@ -136,7 +136,7 @@ private final class MutantRunner: TransactionRunner {
     }
 }
 
-private final class MutantKVStore: KVStoring, KVBackend, AsyncKVStoring, TransactionalKVStore, MutantParticipant {
+private final class MutantKVStore: KVStoring, KVBackend, AsyncKVStoring, TransactionalStore, MutantParticipant {
     let base = InMemoryKVStore()
     let lock = LockedState(false)
     let runner: MutantRunner
@@ -174,7 +174,7 @@ private final class MutantKVStore: KVStoring, KVBackend, AsyncKVStoring, Transac
     }
 }
 
-private final class MutantCrypt: CryptStoring, CryptBackend, AsyncCryptStoring, TransactionalCrypt, MutantParticipant {
+private final class MutantCrypt: CryptStoring, CryptBackend, AsyncCryptStoring, TransactionalStore, MutantParticipant {
     let base = InMemoryCrypt()
     let lock = LockedState(false)
     let runner: MutantRunner

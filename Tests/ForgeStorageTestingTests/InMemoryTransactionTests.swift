@@ -190,9 +190,16 @@ extension InMemoryTransactionTests {
 }
 
 /// A key-value store of a database of its own, whose runner counts its commits.
-private final class OtherDatabaseStore: TransactionalKVStore {
+private final class OtherDatabaseStore: KVStoring, KVBackend, AsyncKVStoring, TransactionalStore {
     let runner = CountingRunner()
+    let values = InMemoryKVStore()
     var transactionRunner: any TransactionRunner { runner }
+
+    func storedValue(named name: String) throws -> KVStoredValue? { try values.storedValue(named: name) }
+    func store(_ value: KVStoredValue, named name: String) throws { try values.store(value, named: name) }
+    func removeValue(named name: String) throws { try values.removeValue(named: name) }
+    func storedNames() throws -> [String] { try values.storedNames() }
+    func removeAll() throws { try values.removeAll() }
 
     final class CountingRunner: TransactionRunner {
         private let count = Mutex(0)

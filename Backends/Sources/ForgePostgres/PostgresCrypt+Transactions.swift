@@ -1,7 +1,7 @@
 public import ForgeCrypt
 internal import PostgresNIO
 
-extension PostgresCrypt: TransactionalCrypt, PostgresTransactionParticipant {
+extension PostgresCrypt: TransactionalStore, PostgresTransactionParticipant {
     /// The runner of every ForgePostgres store on ``client``: this store's secrets can share a transaction with the
     /// writes of any store on the same client (a sign-in's token and the account it belongs to), and with no other.
     public var transactionRunner: any TransactionRunner {

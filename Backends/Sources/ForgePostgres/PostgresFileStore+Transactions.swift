@@ -1,7 +1,7 @@
 public import ForgeFileStore
 internal import PostgresNIO
 
-extension PostgresFileStore: TransactionalFileStore, PostgresTransactionParticipant {
+extension PostgresFileStore: TransactionalStore, PostgresTransactionParticipant {
     /// The runner of every ForgePostgres store on ``client``: this store's saves and deletes can share a transaction
     /// with the writes of any store on the same client (a server's upload and its record commit together), and with
     /// no other.

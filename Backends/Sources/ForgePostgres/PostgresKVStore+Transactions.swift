@@ -1,7 +1,7 @@
 public import ForgeKVStore
 internal import PostgresNIO
 
-extension PostgresKVStore: TransactionalKVStore, PostgresTransactionParticipant {
+extension PostgresKVStore: TransactionalStore, PostgresTransactionParticipant {
     /// The runner of every ForgePostgres store on ``client``: this store's writes can share a transaction with those of
     /// any store on the same client, whatever its table or namespace, and with no other.
     public var transactionRunner: any TransactionRunner {

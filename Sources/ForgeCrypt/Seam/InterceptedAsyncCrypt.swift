@@ -56,7 +56,7 @@ extension InterceptedAsyncCrypt: AsyncCryptStoring, AsyncCryptBackend {
 }
 
 extension InterceptedAsyncCrypt: TransactionalStore, InterceptingTransactionalStore
-where Base: TransactionalCrypt {
+where Base: TransactionalStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
@@ -69,7 +69,6 @@ where Base: TransactionalCrypt {
     }
 }
 
-extension InterceptedAsyncCrypt: TransactionalCrypt where Base: TransactionalCrypt {}
 
 extension InterceptedAsyncCrypt: AsyncMasterKeyRotating where Base: AsyncMasterKeyRotating {
     /// Rotates the wrapped store's master key in place (see

@@ -69,7 +69,7 @@ extension InterceptedCrypt: CryptStoring, CryptBackend {
 
 extension InterceptedCrypt: AsyncCryptStoring {}
 
-extension InterceptedCrypt: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalCrypt {
+extension InterceptedCrypt: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
@@ -82,7 +82,6 @@ extension InterceptedCrypt: TransactionalStore, InterceptingTransactionalStore w
     }
 }
 
-extension InterceptedCrypt: TransactionalCrypt where Base: TransactionalCrypt {}
 
 extension InterceptedCrypt: MasterKeyRotating where Base: MasterKeyRotating {
     /// Rotates the wrapped store's master key in place (see ``MasterKeyRotating/rotateMasterKey(to:progress:)``), one

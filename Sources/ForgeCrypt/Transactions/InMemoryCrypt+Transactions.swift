@@ -1,6 +1,6 @@
 internal import ForgeCore
 
-extension InMemoryCrypt: TransactionalCrypt, InMemoryTransactionParticipant {
+extension InMemoryCrypt: TransactionalStore, InMemoryTransactionParticipant {
     /// The runner every in-memory store shares: this store's writes can join a transaction with those of any
     /// in-memory store.
     public var transactionRunner: any TransactionRunner {

@@ -1,8 +1,10 @@
 /// A secret store whose writes and removes can be part of a `StorageTransaction`, with those of the other stores of
 /// its database.
 ///
-/// ``InMemoryCrypt`` declares it, and so does the SQLite secret store. The Keychain and ``EncryptedFileCrypt`` do
+/// ``InMemoryCrypt`` is one, and so are the SQLite and PostgreSQL secret stores. The Keychain and ``EncryptedFileCrypt`` are
 /// not: an item or a file per secret cannot change several secrets as one.
+///
+/// A store takes part by declaring `TransactionalStore` beside `AsyncCryptStoring`.
 ///
 /// ```swift
 /// try StorageTransaction.run { transaction in
@@ -10,4 +12,4 @@
 ///     try transaction.delete(AuthKeys.refreshToken, in: secrets)
 /// }
 /// ```
-public protocol TransactionalCrypt: TransactionalStore {}
+public typealias TransactionalCrypt = TransactionalStore & AsyncCryptStoring

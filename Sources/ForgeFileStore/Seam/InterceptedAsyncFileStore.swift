@@ -76,7 +76,7 @@ extension InterceptedAsyncFileStore: AsyncFileChangeObserving where Base: AsyncF
 }
 
 extension InterceptedAsyncFileStore: TransactionalStore, InterceptingTransactionalStore
-where Base: TransactionalFileStore {
+where Base: TransactionalStore {
     /// The wrapped store's runner: a transaction stages this store's saves and deletes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
@@ -88,5 +88,3 @@ where Base: TransactionalFileStore {
         [interceptor] + base.interceptorsOfStagedWrites
     }
 }
-
-extension InterceptedAsyncFileStore: TransactionalFileStore where Base: TransactionalFileStore {}

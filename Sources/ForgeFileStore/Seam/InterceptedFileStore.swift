@@ -93,7 +93,7 @@ extension InterceptedFileStore: FileChangeObserving, AsyncFileChangeObserving wh
 }
 
 extension InterceptedFileStore: TransactionalStore, InterceptingTransactionalStore
-where Base: TransactionalFileStore {
+where Base: TransactionalStore {
     /// The wrapped store's runner: a transaction stages this store's saves and deletes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
@@ -105,5 +105,3 @@ where Base: TransactionalFileStore {
         [interceptor] + base.interceptorsOfStagedWrites
     }
 }
-
-extension InterceptedFileStore: TransactionalFileStore where Base: TransactionalFileStore {}

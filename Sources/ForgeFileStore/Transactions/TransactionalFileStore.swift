@@ -1,8 +1,10 @@
 /// A file store whose saves and deletes can be part of a `StorageTransaction`, with those of the other stores of its
 /// database.
 ///
-/// ``InMemoryFileStore`` declares it, and so does the SQLite file store. ``DiskFileStore`` does not: a folder of files
+/// ``InMemoryFileStore`` is one, and so are the SQLite and PostgreSQL file stores. ``DiskFileStore`` is not: a folder of files
 /// cannot change several files as one.
+///
+/// A store takes part by declaring `TransactionalStore` beside `AsyncFileStoring`.
 ///
 /// ```swift
 /// try StorageTransaction.run { transaction in
@@ -10,4 +12,4 @@
 ///     try transaction.delete("reports/draft.json", in: files)
 /// }
 /// ```
-public protocol TransactionalFileStore: TransactionalStore {}
+public typealias TransactionalFileStore = TransactionalStore & AsyncFileStoring

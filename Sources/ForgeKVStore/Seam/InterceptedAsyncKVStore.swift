@@ -104,7 +104,7 @@ extension InterceptedAsyncKVStore: AsyncKVStreaming where Base: AsyncKVStreaming
 }
 
 extension InterceptedAsyncKVStore: TransactionalStore, InterceptingTransactionalStore
-where Base: TransactionalKVStore {
+where Base: TransactionalStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
@@ -116,5 +116,3 @@ where Base: TransactionalKVStore {
         [interceptor] + base.interceptorsOfStagedWrites
     }
 }
-
-extension InterceptedAsyncKVStore: TransactionalKVStore where Base: TransactionalKVStore {}

@@ -129,7 +129,7 @@ extension InterceptedKVStore: AsyncKVStreaming where Base: AsyncKVStreaming {
     public func stream<T: Codable & Sendable & Equatable>(_ key: KVKey<T>) -> AsyncStream<T?> { base.stream(key) }
 }
 
-extension InterceptedKVStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalKVStore {
+extension InterceptedKVStore: TransactionalStore, InterceptingTransactionalStore where Base: TransactionalStore {
     /// The wrapped store's runner: a transaction stages this store's writes on the wrapped store.
     public var transactionRunner: any TransactionRunner { base.transactionRunner }
 
@@ -141,5 +141,3 @@ extension InterceptedKVStore: TransactionalStore, InterceptingTransactionalStore
         [interceptor] + base.interceptorsOfStagedWrites
     }
 }
-
-extension InterceptedKVStore: TransactionalKVStore where Base: TransactionalKVStore {}

@@ -1,10 +1,11 @@
 /// A key-value store whose writes and removes can be part of a `StorageTransaction`, with those of the other stores of
 /// its database.
 ///
-/// ``InMemoryKVStore`` declares it, and so do the SQLite and PostgreSQL key-value stores. ``DiskKVStore`` and
-/// ``UserDefaultsKVStore`` do not: a file or a defaults entry per key cannot change several keys as one.
+/// ``InMemoryKVStore`` is one,, and so are the SQLite and PostgreSQL key-value stores. ``DiskKVStore`` and
+/// ``UserDefaultsKVStore`` are not: a file or a defaults entry per key cannot change several keys as one.
 ///
-/// A store declares it by returning its database's `TransactionRunner`, which applies the writes staged for it:
+/// A store takes part by declaring `TransactionalStore`: it returns its database's `TransactionRunner`, which applies
+/// the writes staged for it:
 ///
 /// ```swift
 /// try StorageTransaction.run { transaction in
@@ -12,4 +13,4 @@
 ///     try transaction.remove(TaskKeys.draft, in: settings)
 /// }
 /// ```
-public protocol TransactionalKVStore: TransactionalStore {}
+public typealias TransactionalKVStore = TransactionalStore & AsyncKVStoring

@@ -1,6 +1,6 @@
 public import ForgeCrypt
 
-extension SQLiteCrypt: TransactionalCrypt, SQLiteTransactionalStore {
+extension SQLiteCrypt: TransactionalStore, SQLiteTransactionalStore {
     /// The store's database, which applies the transactions this store's writes and removes are part of: the stores of
     /// one ``SQLiteDatabase``, of any kind and namespace, share transactions.
     public var transactionRunner: any TransactionRunner {

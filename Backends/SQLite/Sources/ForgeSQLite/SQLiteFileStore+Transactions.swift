@@ -1,6 +1,6 @@
 public import ForgeFileStore
 
-extension SQLiteFileStore: TransactionalFileStore, SQLiteTransactionalStore {
+extension SQLiteFileStore: TransactionalStore, SQLiteTransactionalStore {
     /// The store's database, which applies the transactions this store's saves and deletes are part of: the stores of
     /// one ``SQLiteDatabase``, of any kind and namespace, share transactions.
     public var transactionRunner: any TransactionRunner {

@@ -1,6 +1,6 @@
 public import ForgeKVStore
 
-extension SQLiteKVStore: TransactionalKVStore, SQLiteTransactionalStore {
+extension SQLiteKVStore: TransactionalStore, SQLiteTransactionalStore {
     /// The store's database, which applies the transactions this store's writes are part of: the stores of one
     /// ``SQLiteDatabase``, of any kind and namespace, share transactions.
     public var transactionRunner: any TransactionRunner {
