@@ -69,7 +69,6 @@ where Base: TransactionalStore {
     }
 }
 
-
 extension InterceptedAsyncCrypt: AsyncMasterKeyRotating where Base: AsyncMasterKeyRotating {
     /// Rotates the wrapped store's master key in place (see
     /// ``AsyncMasterKeyRotating/rotateMasterKey(to:progress:)``), one call through the interceptor, and returns this

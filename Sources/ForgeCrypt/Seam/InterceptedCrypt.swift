@@ -82,7 +82,6 @@ extension InterceptedCrypt: TransactionalStore, InterceptingTransactionalStore w
     }
 }
 
-
 extension InterceptedCrypt: MasterKeyRotating where Base: MasterKeyRotating {
     /// Rotates the wrapped store's master key in place (see ``MasterKeyRotating/rotateMasterKey(to:progress:)``), one
     /// call through the interceptor (an event of its own; a test's fault fails it before it starts), and returns this
