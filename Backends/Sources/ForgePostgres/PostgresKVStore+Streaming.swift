@@ -47,16 +47,14 @@ extension PostgresKVStore {
             // (gracefully, after one more signal).
             var filter = KVStreamFilter<T>()
             // Signals a read when the value read last expires; replaced by each read, cancelled when the stream ends.
-            var expiryWake: Task<Void, Never>?
+            let expiryWake = KVExpiryWake(clock: clock) { changed.yield() }
             for await _ in changes {
-                expiryWake?.cancel()
+                expiryWake.cancel()
                 guard let read = await readForStream(key, subscription: subscription) else { break }
                 if filter.admits(read.value) { output.yield(read.value) }
-                expiryWake = read.expiresAt.map { date in
-                    Task { if (try? await clock.sleep(until: date)) != nil { changed.yield() } }
-                }
+                expiryWake.schedule(at: read.expiresAt)
             }
-            expiryWake?.cancel()
+            expiryWake.cancel()
             output.finish()
             // Once no read of this stream is under way, so that a service that waits for its streams waits for it.
             notifications.unsubscribe(subscription)

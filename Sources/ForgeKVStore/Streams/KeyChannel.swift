@@ -21,18 +21,12 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     /// The streams and the last update they were given, behind one lock.
     private let state = LockedState(State())
 
-    /// What wakes the channel when the value its streams hold expires, over a store that keeps lifetimes: the store's
-    /// clock and the re-read to run then.
-    private let expiryWake: ExpiryWake?
-
-    /// The clock to wait on for the value's expiry, and what to run then.
-    struct ExpiryWake: Sendable {
-        let clock: any ExpiryClock
-        let wake: @Sendable () -> Void
-    }
+    /// What wakes the channel when the value its streams hold expires, over a store that keeps lifetimes: a re-read on
+    /// the store's clock.
+    private let expiryWake: KVExpiryWake?
 
     /// Creates a channel, with no stream yet, for `key`.
-    init(key: KVKey<Value>, expiryWake: ExpiryWake? = nil) {
+    init(key: KVKey<Value>, expiryWake: KVExpiryWake? = nil) {
         self.key = key
         self.expiryWake = expiryWake
     }
@@ -62,7 +56,7 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     func publish(_ value: Value?, expiringAt expiresAt: Date? = nil, version: UInt64) {
         state.withLock { state in
             let (_, isNew, applied) = state.apply(value, version: version)
-            if applied { state.wake(at: expiresAt, by: expiryWake) }
+            if applied { expiryWake?.schedule(at: expiresAt) }
             guard isNew else { return }
             for stream in state.streams.values { stream.yield(value) }
         }
@@ -91,7 +85,7 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
     ) {
         state.withLock { state in
             let (current, isNew, applied) = state.apply(value, version: version)
-            if applied { state.wake(at: expiresAt, by: expiryWake) }
+            if applied { expiryWake?.schedule(at: expiresAt) }
             if isNew {
                 for other in state.streams.values { other.yield(current) }
             }
@@ -108,17 +102,6 @@ final class KeyChannel<Value: Codable & Sendable & Equatable>: Sendable {
         var version: UInt64 = 0
         /// The value of the last update applied; nil before the first, which any value is new to.
         var latest: Value??
-        /// When the value of the last update applied expires, and the task waiting for it to re-read the key.
-        var expiry: (date: Date, task: Task<Void, Never>)?
-
-        /// Has `wake` run when `date` comes, in place of the wake set for an earlier update; nil cancels it.
-        mutating func wake(at date: Date?, by wake: ExpiryWake?) {
-            guard let wake, expiry?.date != date else { return }
-            expiry?.task.cancel()
-            expiry = date.map { date in
-                (date, Task { if (try? await wake.clock.sleep(until: date)) != nil { wake.wake() } })
-            }
-        }
 
         /// Records `value`, read for `version`, unless an update of that version or a newer one was applied first.
         ///
@@ -147,8 +130,7 @@ extension KeyChannel: AnyKeyChannel {
         state.withLock { state in
             state.streams[id] = nil
             guard state.streams.isEmpty else { return }
-            state.expiry?.task.cancel()
-            state.expiry = nil
+            expiryWake?.cancel()
         }
     }
 
@@ -157,8 +139,7 @@ extension KeyChannel: AnyKeyChannel {
         let streams = state.withLock { state in
             defer {
                 state.streams = [:]
-                state.expiry?.task.cancel()
-                state.expiry = nil
+                expiryWake?.cancel()
             }
             return Array(state.streams.values)
         }

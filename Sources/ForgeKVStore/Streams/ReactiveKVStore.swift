@@ -113,7 +113,7 @@ public final class ReactiveKVStore: Sendable {
         // Registered before the read, so every change numbered after `version` refreshes the channel.
         let wake = (base as? any ExpiringKVStoring)?.expiry
             .map { expiry in
-                KeyChannel<T>.ExpiryWake(clock: expiry.clock) { [weak self] in self?.notify(key: key.key) }
+                KVExpiryWake(clock: expiry.clock) { [weak self] in self?.notify(key: key.key) }
             }
         let (channel, id, version) = registry.withLock { $0.addStream(of: key, expiryWake: wake) }
         watchOutsideChanges()
@@ -329,7 +329,7 @@ private struct Registry: Sendable {
     /// registry's lock, so its channel cannot leave the registry between this call and the stream joining it.
     mutating func addStream<T: Codable & Sendable & Equatable>(
         of key: KVKey<T>,
-        expiryWake: KeyChannel<T>.ExpiryWake?
+        expiryWake: KVExpiryWake?
     ) -> (channel: KeyChannel<T>, id: Int, version: UInt64) {
         lastStreamID += 1
         // The new stream's read comes after every change numbered so far, and after changes made to the wrapped
