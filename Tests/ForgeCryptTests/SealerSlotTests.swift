@@ -11,7 +11,7 @@ struct SealerSlotTests {
         let slot = SealerSlot()
         let sealer = try SecretSealer(newHeaderFor: .symmetric(SymmetricKey(size: .bits256)), location: location)
         #expect(throws: CryptStoreError.self) {
-            try slot.sealer { throw CryptStoreError.headerRowMissing(at: location) }
+            try slot.sealer { throw CryptStoreError.headerRowMissing(location: location) }
         }
         #expect(slot.current == nil, "a failed opening keeps nothing: the next call tries again")
         #expect(slot.existingSealer { nil } == nil)

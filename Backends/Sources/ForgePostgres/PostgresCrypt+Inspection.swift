@@ -33,7 +33,7 @@ extension PostgresCrypt {
             }
             return found
         }
-        try sealer.checkKey(against: header, at: location)
+        try sealer.checkKey(against: header, location: location)
         return count
     }
 

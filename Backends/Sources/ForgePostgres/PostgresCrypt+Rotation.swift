@@ -53,15 +53,14 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
         progress: @escaping @Sendable (MasterKeyRotationStep) async -> Void = { _ in }
     ) async throws -> PostgresCrypt {
         do {
-            let sealer = try await rotating { try await preparedSealerForRotation() }
-            let rotations = try sealer.rotations(to: newKey, location: location)
-            var header = sealer.header
-            for rotation in rotations {
-                try await apply(rotation, from: header, progress: progress)
-                header = rotation.finishedHeader
+            var sealer = try await rotating { try await preparedSealerForRotation() }
+            // The rotation in phases this store was opened with the new key of first, then the one to `newKey`.
+            while let rotation = try sealer.nextRotation(to: newKey, location: location) {
+                try await apply(rotation, from: sealer.header, progress: progress)
+                sealer = rotation.newSealer
             }
             await progress(.finished)
-            return opened(with: newKey, sealer: rotations.last?.newSealer ?? sealer)
+            return opened(with: newKey, sealer: sealer)
         } catch let error as CryptStoreError where error.mayMeanRotationWasDone {
             // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
             let store = PostgresCrypt(
@@ -78,6 +77,7 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
         }
     }
 
+    /// The sealer of the namespace's header, the store prepared first when needed.
     private func preparedSealerForRotation() async throws -> SecretSealer {
         try await prepare()
         guard let current = sealerSlot.current else {
@@ -144,7 +144,7 @@ extension PostgresCrypt: AsyncMasterKeyRotating {
         // The header row first, locked for update: writes of the namespace lock it shared, so a write that runs
         // ends before the items are read, and one that comes waits for the commit.
         let header = try await lockedHeader(on: connection)
-        try rotation.checkStart(header: header, expected: expected, at: location)
+        try rotation.checkStart(header: header, expected: expected, location: location)
         let (resealed, dropped) = try rotation.reseal(rows: try await items(on: connection))
         await progress(.began(itemCount: resealed.count))
         if !dropped.isEmpty { try await deleteItems(named: dropped, on: connection) }

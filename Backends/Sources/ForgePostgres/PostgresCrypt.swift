@@ -135,7 +135,7 @@ public struct PostgresCrypt: Sendable {
                 try await insertHeader(created.header, intoEmptyNamespaceOnly: true, on: connection)
                 return try await readHeader(on: connection)
             }
-            guard let agreed else { throw CryptStoreError.headerRowMissing(at: location) }
+            guard let agreed else { throw CryptStoreError.headerRowMissing(location: location) }
             if agreed == created.header {
                 sealerSlot.keep(created)
             } else {
@@ -171,14 +171,13 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         if let sealed { return try sealer.open(sealed, as: item) }
         // A rotation in phases (another store's) records this store's key as its new key: the item may be the old
         // key's still. Then the header, so that a store on the old key of a rotation is told, not answered nil.
+        let old = sealer.oldKeySealer
+        let oldItem = old?.item(for: name)
         let found = try await perform(.read(name)) { [self] connection in
-            try await rows(
-                named: sealer.itemNames(for: name).dropFirst() + [PostgresCryptTable.headerItem],
-                on: connection
-            )
+            try await rows(named: [oldItem?.name, PostgresCryptTable.headerItem].compactMap { $0 }, on: connection)
         }
-        if let secret = try sealer.openSecret(of: name, in: found) { return secret }
-        try sealer.checkKey(against: found[PostgresCryptTable.headerItem], at: location)
+        if let old, let oldItem, let sealed = found[oldItem.name] { return try old.open(sealed, as: oldItem) }
+        try sealer.checkKey(against: found[PostgresCryptTable.headerItem], location: location)
         return nil
     }
 
@@ -217,7 +216,7 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         for _ in 0..<3 {
             if try await upsert(sealed, named: item.name, header: header, on: connection) { return }
             if let found = try await readHeader(on: connection) {
-                try sealer.checkWrite(on: found, at: location)
+                try sealer.checkWrite(on: found, location: location)
                 header = found
             } else {
                 try await insertHeader(sealer.header, on: connection)
@@ -263,12 +262,12 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
         }
         if exists { return true }
         // As for a read: the old key's item of a rotation in phases, then the header.
-        let oldItemNames = sealer.itemNames(for: name).dropFirst()
+        let oldItemName = sealer.oldKeySealer?.itemName(for: name)
         let found = try await perform(.read(name)) { [self] connection in
-            try await rows(named: oldItemNames + [PostgresCryptTable.headerItem], on: connection)
+            try await rows(named: [oldItemName, PostgresCryptTable.headerItem].compactMap { $0 }, on: connection)
         }
-        if oldItemNames.contains(where: { found[$0] != nil }) { return true }
-        try sealer.checkKey(against: found[PostgresCryptTable.headerItem], at: location)
+        if let oldItemName, found[oldItemName] != nil { return true }
+        try sealer.checkKey(against: found[PostgresCryptTable.headerItem], location: location)
         return false
     }
 
@@ -295,8 +294,8 @@ extension PostgresCrypt: AsyncCryptStoring, AsyncCryptBackend {
             }
             return rows
         }
-        try sealer.checkKey(against: rows.first { $0.0 == PostgresCryptTable.headerItem }?.1, at: location)
-        return try sealer.keys(inRows: rows)
+        try sealer.checkKey(against: rows.first { $0.0 == PostgresCryptTable.headerItem }?.1, location: location)
+        return try sealer.keys(in: rows)
     }
 
     /// Removes every secret of this store's namespace, in one statement; the header stays, so the store remains
@@ -381,7 +380,7 @@ extension PostgresCrypt {
     /// Removes the secret whose item is `itemName`, or every secret when it is nil, unless the namespace's header is
     /// no longer `sealer`'s (then nothing is removed, and the header's error is thrown).
     ///
-    /// - Throws: The errors of `SecretSealer.checkWrite(on:at:)`, or `operation`'s error.
+    /// - Throws: The errors of `SecretSealer.checkWrite(on:location:)`, or `operation`'s error.
     private func removeRows(_ operation: StoreOperation, item itemName: String?, sealer: SecretSealer) async throws {
         try await perform(operation) { [self] connection in
             try await removeRows(operation, item: itemName, sealer: sealer, on: connection)
@@ -401,7 +400,7 @@ extension PostgresCrypt {
         for _ in 0..<3 {
             let found = try await delete(item: itemName, unlessTheHeaderIsOtherThan: header, on: connection)
             guard let found, found != header else { return }
-            try sealer.checkWrite(on: found, at: location)
+            try sealer.checkWrite(on: found, location: location)
             header = found
         }
         throw operation.cryptStoreError(

@@ -145,7 +145,7 @@ extension OpenedVault {
             case .guardMissing:
                 try restoreHeader(for: key)
             case .guardRejected:
-                throw found.refusal(at: folder.path)
+                throw found.refusal(location: folder.path)
             case .locked:
                 throw .rotationInProgress(path: folder.path)
             }
@@ -197,7 +197,7 @@ extension OpenedVault {
         case .rotating where !writing:
             return (try? JSONCodec.decode(VaultHeader.self, from: bytes))?.rotation
         case .rotating, .rotated, .otherVault:
-            throw found.refusal(at: folder.path)
+            throw found.refusal(location: folder.path)
         }
     }
 
@@ -215,7 +215,7 @@ extension OpenedVault {
         } catch {
             throw CryptStoreError(error, reading: key)
         }
-        try sealer.checkKey(against: bytes, at: folder.path)
+        try sealer.checkKey(against: bytes, location: folder.path)
     }
 
     /// Writes the header back into `folder`, creating the folder when it is gone.

@@ -5,24 +5,32 @@ public import Foundation
 // what a header found refuses, and how a rotation reseals the rows. Each such store keeps only its SQL.
 
 extension SecretSealer {
-    /// The names of the items `key`'s secret may be stored under, in the order to look for them: this sealer's item,
-    /// then, while a rotation in phases is under way and this sealer has its new key, the old key's item.
-    public func itemNames(for key: String) -> [String] {
-        [itemName(for: key)] + [oldKeySealer?.itemName(for: key)].compactMap { $0 }
+    /// A place a key's secret may be stored: the item's name, and how to open what is found there.
+    public struct Lookup: Sendable {
+        /// The item looked for.
+        public let item: Item
+        /// The sealer that opens it: this sealer, or during a rotation in phases the old key's.
+        let sealer: SecretSealer
+
+        /// The name of the item's row.
+        public var name: String { item.name }
+
+        /// The secret sealed in `sealed`, found under ``name``.
+        ///
+        /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming the key when the item fails to authenticate.
+        public func open(_ sealed: Data) throws(CryptStoreError) -> Data {
+            try sealer.open(sealed, as: item)
+        }
     }
 
-    /// `key`'s secret, opened from `rows` (sealed bytes by item name) found under the names ``itemNames(for:)`` gives;
-    /// other rows are ignored.
+    /// Where `key`'s secret may be stored, in the order to look: this sealer's item, then, while a rotation in phases
+    /// is under way and this sealer has its new key, the old key's item.
     ///
-    /// - Returns: The secret, or nil when no item of `key` is among `rows`: then check the header with
-    ///   ``checkKey(against:at:)``, so that a store whose vault moved to another key is told so.
-    /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming `key` when the item found fails to authenticate.
-    public func openSecret(of key: String, in rows: [String: Data]) throws(CryptStoreError) -> Data? {
-        let item = item(for: key)
-        if let sealed = rows[item.name] { return try open(sealed, as: item) }
-        guard let old = oldKeySealer else { return nil }
-        let oldItem = old.item(for: key)
-        return try rows[oldItem.name].map { sealed throws(CryptStoreError) in try old.open(sealed, as: oldItem) }
+    /// A store reads the rows of these names; the first one found is the secret. When none is, it checks the header
+    /// with ``checkKey(against:location:)``, so that a store whose vault moved to another key is told so.
+    public func lookups(for key: String) -> [Lookup] {
+        [Lookup(item: item(for: key), sealer: self)]
+            + [oldKeySealer.map { Lookup(item: $0.item(for: key), sealer: $0) }].compactMap { $0 }
     }
 
     /// The keys sealed in `rows` (item name, sealed bytes), each once, in the rows' order.
@@ -31,7 +39,7 @@ extension SecretSealer {
     /// key is opened with it, and listed once beside its copy.
     ///
     /// - Throws: ``CryptStoreError/tamperedItem(key:)`` naming the item of a row that fails to authenticate.
-    public func keys(inRows rows: some Sequence<(String, Data)>) throws(CryptStoreError) -> [String] {
+    public func keys(in rows: some Sequence<(String, Data)>) throws(CryptStoreError) -> [String] {
         let old = oldKeySealer
         var keys: [String] = []
         var listed = Set<String>()
@@ -49,17 +57,17 @@ extension SecretSealer {
 
     /// Throws unless `header`, read back before a write, is this sealer's own settled header.
     ///
-    /// - Throws: What ``HeaderMatch/refusal(at:)`` gives for the header, naming `location`.
-    public func checkWrite(on header: Data, at location: String) throws(CryptStoreError) {
+    /// - Throws: What ``HeaderMatch/refusal(location:)`` gives for the header, naming `location`.
+    public func checkWrite(on header: Data, location: String) throws(CryptStoreError) {
         let found = match(header: header)
-        if found != .same { throw found.refusal(at: location) }
+        if found != .same { throw found.refusal(location: location) }
     }
 
     /// Throws when `header` (nil: none was found) records that the vault moved to another master key: checked after
     /// an item was not found, so that a store on the old key is told rather than answered "not stored".
     ///
     /// - Throws: ``CryptStoreError/masterKeyRotated(path:)`` naming `location`.
-    public func checkKey(against header: Data?, at location: String) throws(CryptStoreError) {
+    public func checkKey(against header: Data?, location: String) throws(CryptStoreError) {
         if let header, match(header: header) == .rotated { throw .masterKeyRotated(path: location) }
     }
 }
@@ -69,7 +77,7 @@ extension SecretSealer.HeaderMatch {
     /// ``CryptStoreError/masterKeyRotated(path:)`` for ``rotated``, ``CryptStoreError/vaultReplaced(path:)`` for
     /// ``otherVault``, else ``CryptStoreError/rotationInProgress(path:)`` (for ``same``, a header that changed since
     /// it was read: another store began or ended a rotation).
-    public func refusal(at location: String) -> CryptStoreError {
+    public func refusal(location: String) -> CryptStoreError {
         switch self {
         case .same, .rotating: .rotationInProgress(path: location)
         case .rotated: .masterKeyRotated(path: location)
@@ -117,29 +125,38 @@ extension SecretSealer.Rotation {
     /// rotation was planned from.
     ///
     /// - Throws: ``CryptStoreError/vaultReplaced(path:)`` when the header is gone or another vault's, else what
-    ///   ``SecretSealer/HeaderMatch/refusal(at:)`` gives for it, naming `location`.
-    public func checkStart(header: Data?, expected: Data, at location: String) throws(CryptStoreError) {
+    ///   ``SecretSealer/HeaderMatch/refusal(location:)`` gives for it, naming `location`.
+    public func checkStart(header: Data?, expected: Data, location: String) throws(CryptStoreError) {
         guard let header else { throw .vaultReplaced(path: location) }
-        if header != expected { throw oldSealer.match(header: header).refusal(at: location) }
+        if header != expected { throw oldSealer.match(header: header).refusal(location: location) }
     }
 }
 
 extension SecretSealer {
-    /// The rotations that take this sealer's items to `newKey`, in order: the rotation in phases it was opened with
-    /// the new key of, when there is one, then the rotation to `newKey` (none when `newKey` is then the key).
+    /// The next rotation on the way of this sealer's items to `newKey`: the rotation in phases it was opened with the
+    /// new key of, when there is one, else the rotation to `newKey`; nil when `newKey` is the key and nothing is under
+    /// way.
+    ///
+    /// A store applies it, then asks the new sealer for the next one, until there is none:
+    ///
+    /// ```swift
+    /// var sealer = openedSealer
+    /// while let rotation = try sealer.nextRotation(to: newKey, location: location) {
+    ///     try apply(rotation, from: sealer.header)   // checkStart, reseal(rows:), the finished header
+    ///     sealer = rotation.newSealer
+    /// }
+    /// ```
     ///
     /// - Throws: What ``rotation(to:location:)`` throws.
-    public func rotations(to newKey: MasterKey, location: String) throws(CryptStoreError) -> [Rotation] {
-        guard let pending = pendingRotation else {
-            return try rotation(to: newKey, location: location).map { [$0] } ?? []
-        }
-        return [pending] + (try pending.newSealer.rotation(to: newKey, location: location).map { [$0] } ?? [])
+    public func nextRotation(to newKey: MasterKey, location: String) throws(CryptStoreError) -> Rotation? {
+        if let pending = pendingRotation { return pending }
+        return try rotation(to: newKey, location: location)
     }
 }
 
 extension CryptStoreError {
     /// The error of a table's namespace whose header row is missing while it holds items, naming `location`.
-    public static func headerRowMissing(at location: String) -> CryptStoreError {
+    public static func headerRowMissing(location: String) -> CryptStoreError {
         .corruptVault(
             path: location,
             reason: "its header row is missing, so the secrets stored in it cannot be opened; put the header back "

@@ -1,18 +1,19 @@
-internal import Foundation
-
 /// What a ``BoundedFileStore`` counts (its ``FileRecency``, once it listed its store) and the files deleted through
 /// it while it lists the store.
 ///
 /// A listing reads the store before it is installed: a delete that lands in between would otherwise leave the file it
-/// removed counted (never fewer than the store holds, but more, until the file is chosen for removal). No save lands
-/// while a listing is in progress, since a save waits for the files to be known before it makes room, so every file
-/// deleted since a listing began is gone from the store when the listing is installed.
+/// removed counted (never fewer than the store holds, but more, until the file is chosen for removal). Only the first
+/// listing to end is installed (a later one finds the files known and drops what it read), and no save lands before
+/// it, since a save makes room only once the files are known; a failed `deleteAll()`, the only call that makes them
+/// unknown again, waits for every call's turn, a listing save's included. So every file deleted since the earliest
+/// listing in progress began is gone from the store when a listing is installed (the set may hold older deletes too,
+/// of files gone as well).
 struct CacheCount: Sendable {
     /// The files this instance knows, or nil before its first listing.
     var recency: FileRecency?
     /// The listings of the store in progress.
     private var listings = 0
-    /// The files deleted through the cache since the earliest listing in progress began.
+    /// The files deleted through the cache since the listings in progress began (cleared when none is left).
     private var deletedWhileListing: Set<String> = []
 
     /// The files known, when they are up to date: nil before the first listing and after a failed `deleteAll()`.

@@ -1,8 +1,8 @@
 /// A file store whose saves and deletes can be part of a `StorageTransaction`, with those of the other stores of its
 /// database.
 ///
-/// ``InMemoryFileStore`` is one, and so are the SQLite and PostgreSQL file stores. ``DiskFileStore`` is not: a folder of files
-/// cannot change several files as one.
+/// ``InMemoryFileStore`` is one, and so are the SQLite and PostgreSQL file stores. ``DiskFileStore`` is not: a folder
+/// of files cannot change several files as one.
 ///
 /// A store takes part by declaring `TransactionalStore` beside `AsyncFileStoring`.
 ///

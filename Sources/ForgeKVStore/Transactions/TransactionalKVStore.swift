@@ -1,7 +1,7 @@
 /// A key-value store whose writes and removes can be part of a `StorageTransaction`, with those of the other stores of
 /// its database.
 ///
-/// ``InMemoryKVStore`` is one,, and so are the SQLite and PostgreSQL key-value stores. ``DiskKVStore`` and
+/// ``InMemoryKVStore`` is one, and so are the SQLite and PostgreSQL key-value stores. ``DiskKVStore`` and
 /// ``UserDefaultsKVStore`` are not: a file or a defaults entry per key cannot change several keys as one.
 ///
 /// A store takes part by declaring `TransactionalStore`: it returns its database's `TransactionRunner`, which applies

@@ -45,15 +45,14 @@ extension SQLiteCrypt: MasterKeyRotating {
         do {
             return try perform(.rotate(location: location)) {
                 try database.refuseWritesIfReadOnly()
-                let sealer = try sealer()
-                let rotations = try sealer.rotations(to: newKey, location: location)
-                var header = sealer.header
-                for rotation in rotations {
-                    try apply(rotation, from: header, progress: progress)
-                    header = rotation.finishedHeader
+                var sealer = try sealer()
+                // The rotation in phases this store was opened with the new key of first, then the one to `newKey`.
+                while let rotation = try sealer.nextRotation(to: newKey, location: location) {
+                    try apply(rotation, from: sealer.header, progress: progress)
+                    sealer = rotation.newSealer
                 }
                 progress(.finished)
-                return opened(with: newKey, sealer: rotations.last?.newSealer ?? sealer)
+                return opened(with: newKey, sealer: sealer)
             }
         } catch let error as CryptStoreError where error.mayMeanRotationWasDone {
             // Done before (this is it run again): the new key opens the namespace, and has nothing to do.
@@ -87,7 +86,7 @@ extension SQLiteCrypt: MasterKeyRotating {
                 try rotation.checkStart(
                     header: SQLiteCryptTable.header(of: storedNamespace, in: db),
                     expected: expected,
-                    at: location
+                    location: location
                 )
                 let rows =
                     try Row.fetchAll(

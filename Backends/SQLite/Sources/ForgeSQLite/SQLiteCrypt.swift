@@ -131,16 +131,13 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     ///   `CryptStoreError.readFailed(key:underlying:)`.
     public func storedSecret(named name: String) throws -> Data? {
         try perform(.read(name)) {
-            // One look-up of the key's item names the row and opens what it holds.
             guard let sealer = try openedSealer() else { return nil }
-            // The key's item, then (a rotation in phases, another store's, records this store's key as its new key)
-            // the old key's item.
-            for itemName in sealer.itemNames(for: name) {
-                if let sealed = try sealedItem(named: itemName) {
-                    return try sealer.openSecret(of: name, in: [itemName: sealed])
-                }
+            // One look-up of the key's item names the row and opens what it holds; then, when a rotation in phases
+            // (another store's) records this store's key as its new key, the old key's item.
+            for lookup in sealer.lookups(for: name) {
+                if let sealed = try sealedItem(named: lookup.name) { return try lookup.open(sealed) }
             }
-            try checkKeyAfterMiss(sealer)
+            try checkKeyAgainstStoredHeader(sealer)
             return nil
         }
     }
@@ -167,16 +164,16 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     public func hasSecret(named name: String) throws -> Bool {
         try perform(.read(name)) {
             guard let sealer = try openedSealer() else { return false }
-            for itemName in sealer.itemNames(for: name) {
+            for lookup in sealer.lookups(for: name) {
                 let found = try database.read { db in
                     try Bool.fetchOne(
                         db.cachedStatement(sql: SQLiteCryptTable.exists),
-                        arguments: [storedNamespace, itemName]
+                        arguments: [storedNamespace, lookup.name]
                     ) ?? false
                 }
                 if found { return true }
             }
-            try checkKeyAfterMiss(sealer)
+            try checkKeyAgainstStoredHeader(sealer)
             return false
         }
     }
@@ -201,8 +198,8 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
                     .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
                 return (rows, try SQLiteCryptTable.header(of: storedNamespace, in: db))
             }
-            try sealer.checkKey(against: header, at: location)
-            return try sealer.keys(inRows: rows)
+            try sealer.checkKey(against: header, location: location)
+            return try sealer.keys(in: rows)
         }
     }
 
@@ -234,7 +231,7 @@ extension SQLiteCrypt: CryptStoring, CryptBackend {
     public func itemCount() throws -> Int {
         try perform(.list) {
             guard let sealer = try openedSealer() else { return }
-            try checkKeyAfterMiss(sealer)
+            try checkKeyAgainstStoredHeader(sealer)
         }
         return try Self.itemCount(database: database, namespace: namespace) ?? 0
     }
@@ -319,7 +316,7 @@ extension SQLiteCrypt {
             failure: failure(operation),
             apply: { [storedNamespace, location] db in
                 if let header = try SQLiteCryptTable.header(of: storedNamespace, in: db) {
-                    try sealer.checkWrite(on: header, at: location)
+                    try sealer.checkWrite(on: header, location: location)
                 } else if restoringARemovedHeader {
                     try db.cachedStatement(sql: SQLiteCryptTable.upsert)
                         .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, sealer.header])
@@ -338,14 +335,14 @@ extension SQLiteCrypt {
         }
     }
 
-    /// Checks, after an item was not found, that the namespace still opens with `sealer`'s key: an item sealed under
-    /// a new master key must not read as "not stored".
+    /// Checks that the namespace's stored header still opens with `sealer`'s key: after an item was not found (an item
+    /// sealed under a new master key must not read as "not stored"), and before a count.
     ///
     /// - Throws: `CryptStoreError.masterKeyRotated(path:)`.
-    private func checkKeyAfterMiss(_ sealer: SecretSealer) throws {
+    private func checkKeyAgainstStoredHeader(_ sealer: SecretSealer) throws {
         try sealer.checkKey(
             against: database.read { db in try SQLiteCryptTable.header(of: storedNamespace, in: db) },
-            at: location
+            location: location
         )
     }
 
@@ -366,7 +363,7 @@ extension SQLiteCrypt {
             // Never replaces a header: a concurrent store's header wins, and this one opens it.
             let agreed = try exchangeHeader(offering: created.header)
             if agreed == created.header { return created }
-            guard let agreed else { throw CryptStoreError.headerRowMissing(at: location) }
+            guard let agreed else { throw CryptStoreError.headerRowMissing(location: location) }
             return try SecretSealer(masterKey: masterKey, header: agreed, location: location)
         }
     }
@@ -385,7 +382,7 @@ extension SQLiteCrypt {
                     db.cachedStatement(sql: SQLiteCryptTable.hasItems),
                     arguments: [storedNamespace]
                 )
-                if hasItems == true { throw CryptStoreError.headerRowMissing(at: location) }
+                if hasItems == true { throw CryptStoreError.headerRowMissing(location: location) }
                 return nil
             }
             return try header.map { try SecretSealer(masterKey: masterKey, header: $0, location: location) }
