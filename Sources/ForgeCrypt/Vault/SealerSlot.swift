@@ -39,8 +39,10 @@ public final class SealerSlot: Sendable {
         }
     }
 
-    /// The sealer kept, or the one `find` finds, then kept; nil, and nothing kept, when `find` finds none (a store
-    /// that may not write a header finds one only once another store wrote it). `find` must not call this slot.
+    /// The sealer kept, or the one `find` finds, then kept.
+    ///
+    /// Nil, and nothing kept, when `find` finds none: a store that may not write a header finds one only once another
+    /// store wrote it. `find` must not call this slot.
     public func existingSealer(_ find: () throws -> SecretSealer?) rethrows -> SecretSealer? {
         if let sealer = current { return sealer }
         return try opening.withLock { _ in
