@@ -19,6 +19,7 @@ package struct StoreCall<Result> {
 
     /// The call `operation` on `target`, writing `bytesWritten`, its answer measured by `bytesRead`, damaged by a
     /// fault as `whenDamaged` says, and answering `whenHidden` when a fault hides its target.
+    @inlinable
     package init(
         _ operation: StoreOperation,
         _ target: String?,

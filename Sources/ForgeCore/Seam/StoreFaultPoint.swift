@@ -15,9 +15,12 @@ package protocol StoreFaultPoint: StoreCallInterceptor {
     func fail(_ operation: StoreOperation, _ target: String?, as fault: StoreFailure) throws
 }
 
+// The calls every store makes on each operation are inlinable: in the in-memory get, a call across modules cost as
+// much as the read (kv.memory.get at 4.76x a locked dictionary's; 3.76x with these inlined, see InMemoryKVStore).
 extension StoreFaultPoint {
     /// Asks for the fault of `operation` on `target` and logs the call: throws a fault that fails it, and returns one
     /// that damages or hides what it answers (nil for none).
+    @inlinable
     package func begin(_ operation: StoreOperation, _ target: String?) throws -> StoreFailure? {
         guard let fault = instrument?.begin(operation, target: target) else { return nil }
         try fail(operation, target, as: fault)
@@ -27,6 +30,7 @@ extension StoreFaultPoint {
     /// Runs `body` unless a fault fails the call; answers what a fault that hides or damages makes of it.
     ///
     /// A reclaim of expired values meets no fault and is not logged, as the in-memory twin's is not.
+    @inlinable
     package func intercept<Result>(_ call: StoreCall<Result>, _ body: () throws -> Result) throws -> Result {
         guard call.operation != .reclaimExpired else { return try body() }
         let fault = try begin(call.operation, call.target)
@@ -50,11 +54,13 @@ extension StoreFaultPoint {
     }
 
     /// Asks for the fault of a check that `target` exists, and logs it: whether a fault hides `target`.
+    @inlinable
     package func hides(_ target: String?) -> Bool {
         instrument?.begin(.exists, target: target)?.hidesItems == true
     }
 
     /// Runs `body`, an existence check, unless a fault hides its target: then answers false.
+    @inlinable
     package func check(_ call: StoreCall<Bool>, _ body: () -> Bool) -> Bool {
         hides(call.target) ? call.whenHidden ?? false : body()
     }

@@ -56,7 +56,10 @@ extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)`` when a test's fault fails the read; a fault that
     ///   damages data makes the value one that decodes as no type, as a damaged file does.
     public func storedValue(named name: String) throws -> KVStoredValue? {
-        try faults.intercept(.read(name)) { entries.withLock { $0[name] } }
+        // A plain store (no test's faults) reads at once: building the seam's call for every read took the in-memory
+        // get from 2.39x to 4.76x a locked dictionary's (kv.memory.get, Benchmarks/Results).
+        guard faults.instrument != nil else { return entries.withLock { $0[name] } }
+        return try faults.intercept(.read(name)) { entries.withLock { $0[name] } }
     }
 
     /// Stores `value` under `name`.
