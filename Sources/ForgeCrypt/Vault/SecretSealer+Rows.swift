@@ -2,7 +2,7 @@ public import Foundation
 
 // The flow of a secret store that keeps sealed items as rows of a table, beside a header row (`SQLiteCrypt`,
 // `PostgresCrypt`): which rows a key's secret may be in and how the rows found open, how a listing reads the keys,
-// what a header found refuses, and how a rotation reseals the rows. Each such store keeps only its SQL.
+// what a header found refuses, and how a rotation reseals the rows. Each such store keeps its SQL and a short driver.
 
 extension SecretSealer {
     /// A place a key's secret may be stored: the item's name, and how to open what is found there.
