@@ -305,8 +305,9 @@ public enum ExpiryConformance: ConformanceSuite {
         let makeStream = try #require(subject.stream)
         try await subject.store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
         let stream = makeStream(token)
-        // A stream that never emits fails the check with a ChangeTimeout instead of hanging the test run.
-        try await withTimeLimit(awaiting: "the stream of '\(token.key)'", within: .seconds(30)) {
+        // A stream that never emits fails the check with a ChangeTimeout instead of hanging the test run. The limit is
+        // generous: under ThreadSanitizer with the whole suite in parallel, a stream once waited 30 seconds for a thread.
+        try await withTimeLimit(awaiting: "the stream of '\(token.key)'", within: .seconds(120)) {
             var values = stream.makeAsyncIterator()
             // Past the time limit, the stream ends: the check stops there, leaving the limit as its one failure.
             func next() async throws -> String?? {
