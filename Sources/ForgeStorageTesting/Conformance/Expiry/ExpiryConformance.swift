@@ -306,7 +306,7 @@ public enum ExpiryConformance: ConformanceSuite {
         try await subject.store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
         let stream = makeStream(token)
         // A stream that never emits fails the check with a ChangeTimeout instead of hanging the test run. The limit is
-        // generous: under ThreadSanitizer with the whole suite in parallel, a stream once waited 30 seconds for a thread.
+        // generous: under ThreadSanitizer with the whole suite in parallel, a stream once went past 30 seconds.
         try await withTimeLimit(awaiting: "the stream of '\(token.key)'", within: .seconds(120)) {
             var values = stream.makeAsyncIterator()
             // Past the time limit, the stream ends: the check stops there, leaving the limit as its one failure.
