@@ -160,13 +160,10 @@ extension EncryptedFileCrypt: CryptStoring, CryptBackend {
     ///   ``CryptStoreError/masterKeyRotated(path:)`` when no item is found because the vault has moved to another
     ///   master key, or ``CryptStoreError/readFailed(key:underlying:)``.
     public func storedSecret(named name: String) throws -> Data? {
-        // One look-up of the key's item finds the file and opens it.
+        // One look-up of the key's item finds the file and opens it; then, during a rotation, the old key's item.
         let vault = vault
-        let item = vault.sealer.item(for: name)
-        if let file = try readItem(item.vaultItem.fileName, for: name) { return try vault.sealer.open(file, as: item) }
-        if let old = vault.sealer.oldKeySealer {
-            let oldItem = old.item(for: name)
-            if let file = try readItem(oldItem.vaultItem.fileName, for: name) { return try old.open(file, as: oldItem) }
+        for lookup in vault.sealer.lookups(for: name) {
+            if let file = try readItem(lookup.item.vaultItem.fileName, for: name) { return try lookup.open(file) }
         }
         try vault.checkKeyAfterMiss(of: name)
         return nil
