@@ -57,6 +57,17 @@ let package = Package(
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
             ]
         ),
+        // The SQLite stores beside GRDB written as its maintainers would, and beside DiskKVStore, the pairs taking turns
+        // round by round in one process (see its source); scripts/benchmarks writes Results/sqlite-vs-grdb.md.
+        .executableTarget(
+            name: "SQLiteVersusGRDB",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ForgeSQLite", package: "ForgeSQLite"),
+                .product(name: "ForgeKVStore", package: "ForgeStorage"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "KVBenchmarks",
             dependencies: [

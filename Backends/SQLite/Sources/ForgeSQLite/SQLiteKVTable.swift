@@ -36,9 +36,13 @@ enum SQLiteKVTable {
     static let upsert = "INSERT OR REPLACE INTO forge_kv (namespace, name, value, expires_at) VALUES (?, ?, ?, ?)"
     static let delete = "DELETE FROM forge_kv WHERE namespace = ? AND name = ?"
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"
-    static let names = "SELECT name FROM forge_kv WHERE namespace = ?"
+    static let names = "SELECT name FROM forge_kv WHERE namespace = ? ORDER BY name"
     /// The names whose value has not expired at a time in milliseconds (expired: `expires_at` at or before it).
-    static let liveNames = "SELECT name FROM forge_kv WHERE namespace = ? AND (expires_at IS NULL OR expires_at > ?)"
+    ///
+    /// Both listings are in the primary key's order, which is the order of `keys()`: names are canonical UTF-8, whose
+    /// byte order is the order of Unicode scalars, as Swift compares canonical strings.
+    static let liveNames =
+        "SELECT name FROM forge_kv WHERE namespace = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY name"
     /// Removes up to a number of values expired at a time in milliseconds, in one statement, and returns their names:
     /// a value stored again since is not expired, and stays.
     static let deleteExpired = """

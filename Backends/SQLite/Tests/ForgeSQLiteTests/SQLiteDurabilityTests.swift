@@ -43,6 +43,19 @@ struct SQLiteDurabilityTests {
         }
     }
 
+    @Test func theWriterSettingsReadBackWhatEachDurabilityCommitsWith() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+
+            #expect(try database.writerSettings(for: .flushed) == SQLiteWriterSettings(journalMode: "wal", synchronous: 2))
+            #expect(try database.writerSettings(for: .atomic) == SQLiteWriterSettings(journalMode: "wal", synchronous: 1))
+            let readOnly = SQLiteDatabase(fileURL: databaseFile(in: folder), readOnly: true)
+            #expect(throws: SQLiteStoreError.self) { try readOnly.writerSettings(for: .atomic) }
+            try database.close()
+            #expect(throws: SQLiteStoreError.closed(path: database.path)) { try database.writerSettings(for: .atomic) }
+        }
+    }
+
     /// The value of `pragma` on the writer connection, as the last write left it.
     private func writerPragma(_ pragma: String, of database: SQLiteDatabase) throws -> Int? {
         try database.pool().writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA \(pragma)") }
