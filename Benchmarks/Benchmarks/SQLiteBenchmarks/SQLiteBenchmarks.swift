@@ -6,109 +6,15 @@ import Foundation
 import GRDB
 import Synchronization
 
-// SQLiteKVStore beside GRDB's own key-value table (`kv(key TEXT PRIMARY KEY, value BLOB)` in a DatabasePool, one
-// INSERT OR REPLACE per set), at equal durability: `.atomic` against WAL with `synchronous = NORMAL`, `.flushed`
-// against WAL with `synchronous = FULL`. Each side encodes and decodes the same Profile with the library's codec.
-// SQLiteFileStore beside DiskFileStore, at 1 KiB.
+// The disk bytes of 100,000 keys in SQLiteKVStore's table beside GRDB's own key-value table (`kv(key TEXT PRIMARY
+// KEY, value BLOB) WITHOUT ROWID` in a DatabasePool), and a change of SQLiteCrypt's master key beside the same work in
+// one GRDB transaction. The other pairs with GRDB are SQLiteVersusGRDB's (Sources/SQLiteVersusGRDB).
 
 let benchmarks: @Sendable () -> Void = {
-    let key = KVKey<Profile>("profile")
-    let disk = Benchmark.Configuration.forge()
-    let folder = Scratch.folder("kv-sqlite")
-    let encoded = (try? Codec.encoder.encode(Profile.sample)) ?? Data()
-
-    let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("ours.sqlite"))
-    let store = SQLiteKVStore(database: database, namespace: "bench")
-    let flushedStore = SQLiteKVStore(database: database, namespace: "bench-flushed", durability: .flushed)
-    try? store.set(key, value: .sample)
-    let grdb = try? makeGRDBTable(atPath: folder.path + "/grdb.sqlite")
-    let grdbFull = try? makeGRDBTable(atPath: folder.path + "/grdb-full.sqlite", synchronous: "FULL")
-    try? grdb?.write { db in try db.execute(sql: Peer.upsert, arguments: ["profile", encoded]) }
-
-    Benchmark("kv.sqlite.get:ours", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(store.get(key)) }
-    }
-    Benchmark("kv.sqlite.get:GRDB", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let data = try grdb?.read { db in try Data.fetchOne(db, sql: Peer.select, arguments: ["profile"]) }
-            blackHole(data.flatMap { try? Codec.decoder.decode(Profile.self, from: $0) })
-        }
-    }
-    Benchmark("kv.sqlite.set:ours", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations { try store.set(key, value: .sample) }
-    }
-    Benchmark("kv.sqlite.set:GRDB", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let data = try Codec.encoder.encode(Profile.sample)
-            try grdb?.write { db in try db.execute(sql: Peer.upsert, arguments: ["profile", data]) }
-        }
-    }
-    Benchmark("kv.sqlite.set.flushed:ours", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations { try flushedStore.set(key, value: .sample) }
-    }
-    Benchmark("kv.sqlite.set.flushed:GRDB", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let data = try Codec.encoder.encode(Profile.sample)
-            try grdbFull?.write { db in try db.execute(sql: Peer.upsert, arguments: ["profile", data]) }
-        }
-    }
-
-    // 100 sets of 100 keys: ours 100 sets in a row, each its own commit, beside GRDB's one transaction of the 100
-    // upserts; then ours in one StorageTransaction (each value encoded as it is staged, as a set encodes it) beside
-    // the same GRDB transaction.
-    let hundredKeys = (0..<100).map { KVKey<Profile>("profile-\($0)") }
-    Benchmark("kv.sqlite.set.100:ours 100 sets in a row", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            for key in hundredKeys { try store.set(key, value: .sample) }
-        }
-    }
-    Benchmark("kv.sqlite.set.100:GRDB one transaction", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            try grdb?.write { db in try Peer.upsert(hundredKeys, in: db) }
-        }
-    }
-    Benchmark("kv.sqlite.transaction.100:ours", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            try StorageTransaction.run { transaction in
-                for key in hundredKeys { try transaction.set(key, value: .sample, in: store) }
-            }
-        }
-    }
-    Benchmark("kv.sqlite.transaction.100:GRDB", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            try grdb?.write { db in try Peer.upsert(hundredKeys, in: db) }
-        }
-    }
-    // GRDB at its fastest: `execute(sql:)` above prepares each upsert again, as the other GRDB baselines do; a cached
-    // statement prepares it once, as ours does.
-    Benchmark("kv.sqlite.transaction.100:GRDB cached statement", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations {
-            try grdb?.write { db in try Peer.upsert(hundredKeys, in: db, cached: true) }
-        }
-    }
-
-    // removeAll of 100,000 keys; each iteration first refills the table (not measured).
-    let removal = Benchmark.Configuration(
-        metrics: [.wallClock],
-        timeUnits: .milliseconds,
-        warmupIterations: 0,
-        maxDuration: .seconds(5),
-        maxIterations: 5
-    )
+    // The reads, writes, transactions, listings and removals beside GRDB, and the file store's, are timed by the
+    // SQLiteVersusGRDB executable, whose pairs take turns in one process (this harness runs one benchmark after
+    // another); these two are measured once per run, so they stay here.
     let scale = 100_000
-    let removalStore = SQLiteKVStore(database: database, namespace: "bench-removal")
-    Benchmark("kv.sqlite.removeAll.100k:ours", configuration: removal) { benchmark in
-        try database.fill(namespace: "bench-removal", count: scale, value: encoded)
-        benchmark.startMeasurement()
-        try removalStore.removeAll()
-        benchmark.stopMeasurement()
-    }
-    Benchmark("kv.sqlite.removeAll.100k:GRDB", configuration: removal) { benchmark in
-        try grdb?.fill(count: scale, value: encoded)
-        benchmark.startMeasurement()
-        try grdb?.write { db in try db.execute(sql: "DELETE FROM kv") }
-        benchmark.stopMeasurement()
-    }
 
     // The disk bytes of 100,000 keys, each side's database and log after a checkpoint, reported as the custom metric
     // `diskBytes` by a benchmark of one iteration (so that only a run that picks it fills the tables); its wall clock
@@ -123,6 +29,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("kv.sqlite.diskBytes.100k:ours", configuration: once) { benchmark in
         let sizes = Scratch.folder("kv-sqlite-size-ours")
         let ours = SQLiteDatabase(fileURL: sizes.appendingPathComponent("ours.sqlite"))
+        let encoded = try Codec.encoder.encode(Profile.sample)
         try ours.fill(namespace: "bench", count: scale, value: encoded)
         try ours.checkpoint()
         benchmark.measurement(diskBytes, bytes(sizes, "ours"))
@@ -130,32 +37,10 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("kv.sqlite.diskBytes.100k:GRDB", configuration: once) { benchmark in
         let sizes = Scratch.folder("kv-sqlite-size-grdb")
         let peer = try makeGRDBTable(atPath: sizes.path + "/grdb.sqlite")
+        let encoded = try Codec.encoder.encode(Profile.sample)
         try peer.fill(count: scale, value: encoded)
-        try peer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try peer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         benchmark.measurement(diskBytes, bytes(sizes, "grdb"))
-    }
-
-    // MARK: Files: SQLiteFileStore beside DiskFileStore, a 1 KiB file saved and loaded, both `.atomic`. As in
-    // FileBenchmarks, a load runs 1,000 times per sample, to spread the harness's cost of starting a task.
-
-    let kiB = Data(repeating: 0xA5, count: 1 << 10)
-    let sqliteFiles = SQLiteFileStore(database: database, namespace: "bench-files")
-    let diskFiles = DiskFileStore(directory: .custom(Scratch.folder("files-sqlite-disk")), namespace: "bench")
-    Benchmark("file.sqlite.save.1KiB:ours", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations { try await sqliteFiles.save(kiB, to: "doc-1KiB.bin") }
-    }
-    Benchmark("file.sqlite.save.1KiB:DiskFileStore", configuration: disk) { benchmark in
-        for _ in benchmark.scaledIterations { try await diskFiles.save(kiB, to: "doc-1KiB.bin") }
-    }
-    Benchmark("file.sqlite.load.1KiB:ours", configuration: .forge(scaling: .kilo)) { benchmark in
-        try await sqliteFiles.save(kiB, to: "doc-1KiB.bin")
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(try await sqliteFiles.load("doc-1KiB.bin")) }
-    }
-    Benchmark("file.sqlite.load.1KiB:DiskFileStore", configuration: .forge(scaling: .kilo)) { benchmark in
-        try await diskFiles.save(kiB, to: "doc-1KiB.bin")
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(try await diskFiles.load("doc-1KiB.bin")) }
     }
 
     // MARK: Secrets: a change of master key of a namespace of 10,000 secrets, to a new symmetric key, in one
@@ -282,21 +167,7 @@ private final class RotatedRows: Sendable {
 
 /// The peer's SQL.
 private enum Peer {
-    static let select = "SELECT value FROM kv WHERE key = ?"
     static let upsert = "INSERT OR REPLACE INTO kv(key, value) VALUES (?, ?)"
-
-    /// Upserts the sample profile at each of `keys`, encoding it for each as a store would; with `cached`, through
-    /// the connection's cached statement rather than a statement prepared for each.
-    static func upsert(_ keys: [KVKey<Profile>], in db: Database, cached: Bool = false) throws {
-        for key in keys {
-            let arguments: StatementArguments = [key.key, try Codec.encoder.encode(Profile.sample)]
-            if cached {
-                try db.cachedStatement(sql: upsert).execute(arguments: arguments)
-            } else {
-                try db.execute(sql: upsert, arguments: arguments)
-            }
-        }
-    }
 }
 
 /// GRDB's key-value table in a WAL pool, with `synchronous` set on the writer after the pool turned WAL on (which sets
@@ -305,7 +176,7 @@ private func makeGRDBTable(atPath path: String, synchronous: String = "NORMAL") 
     let pool = try DatabasePool(path: path)
     try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
     try pool.write { db in
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID")
     }
     return pool
 }
@@ -348,6 +219,6 @@ extension SQLiteDatabase {
     /// Moves the log into the database file and empties it, through a second connection.
     fileprivate func checkpoint() throws {
         let queue = try DatabaseQueue(path: fileURL.path)
-        try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 }

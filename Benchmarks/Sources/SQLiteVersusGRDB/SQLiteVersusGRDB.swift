@@ -15,7 +15,7 @@ import Foundation
 // setting that is not the one compared, or a setup that fails, fails the run. Not a harness benchmark: the harness
 // runs one benchmark after another, and these pairs must be interleaved. Usage:
 //
-//     swift run -c release SQLiteVersusGRDB [--runs N] [--output FILE.md]
+//     swift run -c release SQLiteVersusGRDB [--runs N] [--output FILE.md] [--only OPERATION]
 //
 // It prints a table; with --output it writes it, with the machine and date, to FILE.md (scripts/benchmarks writes
 // Benchmarks/Results/sqlite-vs-grdb.md).
@@ -42,7 +42,7 @@ struct SQLiteVersusGRDB {
             settings = try fixture.checkedSettings()
             print(settings)
             var results: [PairResult] = []
-            for pair in fixture.pairs() {
+            for pair in fixture.pairs() where options.only.map(pair.group.hasPrefix) ?? true {
                 let result = try await pair.measure()
                 print(Report.lines(for: [result]).joined(separator: "\n"))
                 results.append(result)
@@ -59,12 +59,14 @@ struct SQLiteVersusGRDB {
     }
 }
 
-/// The command line: `--runs N` (default 3), `--output FILE`, `--machine TEXT`, `--date TEXT`.
+/// The command line: `--runs N` (default 3), `--output FILE`, `--machine TEXT`, `--date TEXT`, `--only TEXT`.
 private struct Options {
     var runs = 3
     var output: String?
     var machine = ProcessInfo.processInfo.operatingSystemVersionString
     var date = ISO8601DateFormatter().string(from: Date())
+    /// Only the pairs whose operation starts with this text, for a profiler.
+    var only: String?
 
     init(_ arguments: ArraySlice<String>) throws {
         var arguments = arguments
@@ -77,6 +79,7 @@ private struct Options {
             case "--output": output = value
             case "--machine": machine = value
             case "--date": date = value
+            case "--only": only = value
             default: throw UsageError()
             }
         }
@@ -86,6 +89,6 @@ private struct Options {
 /// A command line this program does not take.
 private struct UsageError: Error, CustomStringConvertible {
     var description: String {
-        "usage: SQLiteVersusGRDB [--runs N] [--output FILE.md] [--machine TEXT] [--date TEXT]"
+        "usage: SQLiteVersusGRDB [--runs N] [--output FILE.md] [--machine TEXT] [--date TEXT] [--only OPERATION]"
     }
 }
