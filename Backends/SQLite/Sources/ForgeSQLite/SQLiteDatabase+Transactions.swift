@@ -57,7 +57,7 @@ extension SQLiteDatabase {
         let isAlone = writes.count == 1
         let durability: Durability = writes.contains { $0.durability == .flushed } ? .flushed : .atomic
         do {
-            try write(durability, changing: isAlone ? first.changedValue?.key : nil) { db in
+            try write(durability, changing: writes.compactMap(\.changedValue?.key)) { db in
                 if isAlone, first.isOneStatement {
                     try first.run(in: db)
                 } else {

@@ -188,37 +188,45 @@ extension SQLiteDatabase {
 
     /// The value of `key`: from the cache when no other connection wrote since it was read, else from `read`, whose
     /// result is then kept.
+    ///
+    /// Both run on the watching connection, in one call: a value the cache does not hold is read where the version was
+    /// asked, without a second connection's turn.
     func cachedValue(
         for key: ReadCache.Key,
         read: (Database) throws -> KVStoredValue?
     ) throws -> KVStoredValue? {
-        let connections = try readConnections()
-        let version = try connections.watcher.unsafeRead { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        try readConnections().watcher.unsafeRead { db in
+            let version = try Self.dataVersion(of: db)
+            let (cached, generation) = cache.withLock { cache in
+                (cache.value(for: key, dataVersion: version), cache.generation)
+            }
+            if let cached { return cached }
+            let value = try read(db)
+            cache.withLock { $0.keep(value, for: key, readAt: generation) }
+            return value
         }
-        let (cached, generation) = cache.withLock { cache in
-            (cache.value(for: key, dataVersion: version), cache.generation)
-        }
-        if let cached { return cached }
-        let value = try connections.pool.unsafeRead(read)
-        cache.withLock { $0.keep(value, for: key, readAt: generation) }
-        return value
     }
 
-    /// Runs `body`, a write of `key` (of every key when nil), on the writer connection, outside a transaction.
+    /// Runs `body`, a write of the key-value rows `keys` (of any row when nil; none for a write of files or secrets),
+    /// on the writer connection, outside a transaction.
     ///
     /// The writer's `synchronous` is set for `durability` first: `NORMAL` for `.atomic` (a commit is atomic, not
-    /// flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `key` from before it.
+    /// flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `keys` from before it; once
+    /// it committed, the cache forgets only `keys` when it can tell that no other connection committed (see
+    /// ``ReadCache``).
     ///
     /// - Throws: ``ReadOnlyRefusal``, before anything is opened, when the database is read-only.
     func write<Result>(
         _ durability: Durability,
-        changing key: ReadCache.Key?,
+        changing keys: [ReadCache.Key]?,
         _ body: (Database) throws -> Result
     ) throws -> Result {
         try refuseWritesIfReadOnly()
         let pool = try pool()
-        defer { cache.withLock { $0.forget(key) } }
+        // Without a watcher no read was made, and the cache holds nothing.
+        let watcher = reader.withLock { $0?.watcher }
+        var committed = false
+        defer { if !committed { cache.withLock { $0.forget(keys) } } }
         return try pool.writeWithoutTransaction { db in
             try writerDurability.withLock { current in
                 guard current != durability else { return }
@@ -227,8 +235,22 @@ extension SQLiteDatabase {
                 )
                 current = durability
             }
-            return try body(db)
+            let result = try body(db)
+            if let watcher {
+                let watcherVersion = try watcher.unsafeRead(Self.dataVersion(of:))
+                let writerVersion = try Self.dataVersion(of: db)
+                cache.withLock {
+                    $0.committed(changing: keys, watcherVersion: watcherVersion, writerVersion: writerVersion)
+                }
+                committed = true
+            }
+            return result
         }
+    }
+
+    /// `PRAGMA data_version` of `db`: it changes when another connection commits.
+    private static func dataVersion(of db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
     }
 
     /// Runs `body` on a reader connection, outside a transaction: for one statement, which SQLite runs on one snapshot.
@@ -247,6 +269,9 @@ extension SQLiteDatabase {
     /// none, a read-only one, which makes none).
     func holdsTable(_ table: String, in db: Database) throws -> Bool {
         if tablesKnown.withLock({ $0 }) { return true }
+        // Another connection may have made it since this one last looked: GRDB's schema cache of the watching
+        // connection, which reads outside a pool, is not cleared for us.
+        db.clearSchemaCache()
         return try db.tableExists(table)
     }
 

@@ -38,6 +38,69 @@ struct SQLiteReadCacheTests {
         }
     }
 
+    /// The database's own writes forget only their keys; another connection's write between two of them still empties
+    /// the cache.
+    @Test func anotherConnectionsWriteBetweenOwnWritesIsSeen() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(database: SQLiteDatabase(fileURL: file), namespace: "store")
+            let other = SQLiteKVStore(fileURL: file, namespace: "store")
+            let read = KVKey<Int>("read")
+            let written = KVKey<Int>("written")
+
+            for value in 0..<30 {
+                try store.set(written, value: value)
+                #expect(store.get(read) == (value == 0 ? nil : value - 1))
+                try other.set(read, value: value)
+                try store.set(written, value: value + 1)
+                #expect(store.get(read) == value)
+                #expect(store.get(written) == value + 1)
+            }
+        }
+    }
+
+    /// A seeded sequence of writes of the store, of a transaction of it and of another connection, each read compared
+    /// with what was last written.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func readsMatchTheLastWriteOfEitherConnection(seed: UInt64) async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(database: SQLiteDatabase(fileURL: file), namespace: "store")
+            let other = SQLiteKVStore(fileURL: file, namespace: "store")
+            let keys = (0..<4).map { KVKey<Int>("key-\($0)") }
+            var expected: [String: Int] = [:]
+            var random = SplitMix64(seed: seed)
+
+            for step in 0..<400 {
+                let key = keys[Int(random.next() % 4)]
+                switch random.next() % 6 {
+                case 0:
+                    try store.set(key, value: step)
+                    expected[key.key] = step
+                case 1:
+                    try other.set(key, value: step)
+                    expected[key.key] = step
+                case 2:
+                    try store.remove(key)
+                    expected[key.key] = nil
+                case 3:
+                    try other.remove(key)
+                    expected[key.key] = nil
+                case 4:
+                    let second = keys[Int(random.next() % 4)]
+                    try StorageTransaction.run { transaction in
+                        try transaction.set(key, value: step, in: store)
+                        try transaction.set(second, value: step + 1, in: store)
+                    }
+                    expected[key.key] = step
+                    expected[second.key] = step + 1
+                default:
+                    #expect(store.get(key) == expected[key.key], "seed \(seed), step \(step)")
+                }
+            }
+        }
+    }
+
     /// Reads in one task while another writes back-to-back: once the writes end, every read sees the last.
     @Test func readsDuringWritesEndOnTheLastValue() async throws {
         try await withTemporaryFolder { folder in
