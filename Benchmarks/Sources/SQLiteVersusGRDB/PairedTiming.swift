@@ -72,14 +72,19 @@ struct PairResult {
 
 extension Pair {
     /// Runs the pair: in each round every side runs ``batch`` operations, the side that goes first turning with
-    /// the round, so that a slow stretch of a shared machine falls on every side alike.
+    /// the round, so that a slow stretch of a shared machine falls on every side alike. With `only`, only the side of
+    /// that name runs (for a profiler; the others' times are then 1).
     @MainActor
-    func measure() async throws -> PairResult {
+    func measure(only: String? = nil) async throws -> PairResult {
         var nanoseconds = Array(repeating: [Double](), count: sides.count)
         // One warm-up round, not kept: the statements prepared, the caches and the pages read in.
         for round in -1..<rounds {
             for turn in 0..<sides.count {
                 let index = (turn + max(round, 0)) % sides.count
+                guard only.map({ $0 == sides[index].name }) ?? true else {
+                    if round >= 0 { nanoseconds[index].append(1) }
+                    continue
+                }
                 let elapsed = try await time(sides[index])
                 if round >= 0 {
                     nanoseconds[index].append(Double(elapsed) / Double(batch * operationsPerCall))

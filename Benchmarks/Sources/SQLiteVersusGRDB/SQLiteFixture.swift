@@ -8,9 +8,10 @@ import Synchronization
 /// Both sides' databases in one folder, and the pairs timed on them.
 ///
 /// Ours: one `SQLiteDatabase` whose stores keep their namespaces apart (`.atomic` and `.flushed` stores of the same
-/// file, as an app's are), and a second `SQLiteDatabase` on the file, for another connection's writes. GRDB: a pool
-/// per durability, a pool each for the listing and the removal (GRDB keeps no namespaces), and a second pool on the
-/// first file. DiskKVStore: a folder per durability.
+/// file, as an app's are), a second `SQLiteDatabase` on the file, for another connection's writes, and a file each
+/// for the listing and for the transactions and removals of 100,000 keys. GRDB: a pool per durability, a pool each for
+/// the listing and for the 100,000 keys, and a second pool on the first file: each side's tables hold the same rows.
+/// DiskKVStore: a folder per durability.
 @MainActor
 final class SQLiteFixture {
     static let profileKey = KVKey<Profile>("profile")
@@ -18,6 +19,8 @@ final class SQLiteFixture {
 
     private let database: SQLiteDatabase
     private let otherDatabase: SQLiteDatabase
+    private let listedDatabase: SQLiteDatabase
+    private let removedDatabase: SQLiteDatabase
     private let atomic: SQLiteKVStore
     private let flushed: SQLiteKVStore
     private let otherConnection: SQLiteKVStore
@@ -37,11 +40,13 @@ final class SQLiteFixture {
         let file = folder.appendingPathComponent("ours.sqlite")
         database = SQLiteDatabase(fileURL: file)
         otherDatabase = SQLiteDatabase(fileURL: file)
+        listedDatabase = SQLiteDatabase(fileURL: folder.appendingPathComponent("ours-listed.sqlite"))
+        removedDatabase = SQLiteDatabase(fileURL: folder.appendingPathComponent("ours-removed.sqlite"))
         atomic = SQLiteKVStore(database: database, namespace: "bench")
         flushed = SQLiteKVStore(database: database, namespace: "bench-flushed", durability: .flushed)
         otherConnection = SQLiteKVStore(database: otherDatabase, namespace: "bench")
-        listed = SQLiteKVStore(database: database, namespace: "bench-listed")
-        removed = SQLiteKVStore(database: database, namespace: "bench-removed")
+        listed = SQLiteKVStore(database: listedDatabase, namespace: "bench")
+        removed = SQLiteKVStore(database: removedDatabase, namespace: "bench")
         files = SQLiteFileStore(database: database, namespace: "bench-files")
         grdb = try GRDBPeer(path: folder.path + "/grdb.sqlite", synchronous: "NORMAL")
         grdbFull = try GRDBPeer(path: folder.path + "/grdb-full.sqlite", synchronous: "FULL")
@@ -87,8 +92,7 @@ final class SQLiteFixture {
 
     /// Closes our databases; GRDB's pools close when released.
     func close() throws {
-        try database.close()
-        try otherDatabase.close()
+        for database in [database, otherDatabase, listedDatabase, removedDatabase] { try database.close() }
     }
 
     /// The pairs, in the order of the table.

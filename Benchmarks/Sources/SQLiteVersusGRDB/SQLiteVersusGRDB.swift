@@ -43,7 +43,7 @@ struct SQLiteVersusGRDB {
             print(settings)
             var results: [PairResult] = []
             for pair in fixture.pairs() where options.only.map(pair.group.hasPrefix) ?? true {
-                let result = try await pair.measure()
+                let result = try await pair.measure(only: options.side)
                 print(Report.lines(for: [result]).joined(separator: "\n"))
                 results.append(result)
             }
@@ -59,14 +59,15 @@ struct SQLiteVersusGRDB {
     }
 }
 
-/// The command line: `--runs N` (default 3), `--output FILE`, `--machine TEXT`, `--date TEXT`, `--only TEXT`.
+/// The command line: `--runs N` (default 3), `--output FILE`, `--machine TEXT`, `--date TEXT`, `--only TEXT`, `--side NAME`.
 private struct Options {
     var runs = 3
     var output: String?
     var machine = ProcessInfo.processInfo.operatingSystemVersionString
     var date = ISO8601DateFormatter().string(from: Date())
-    /// Only the pairs whose operation starts with this text, for a profiler.
+    /// Only the pairs whose operation starts with this text, and only the side of this name, for a profiler.
     var only: String?
+    var side: String?
 
     init(_ arguments: ArraySlice<String>) throws {
         var arguments = arguments
@@ -80,6 +81,7 @@ private struct Options {
             case "--machine": machine = value
             case "--date": date = value
             case "--only": only = value
+            case "--side": side = value
             default: throw UsageError()
             }
         }
@@ -89,6 +91,6 @@ private struct Options {
 /// A command line this program does not take.
 private struct UsageError: Error, CustomStringConvertible {
     var description: String {
-        "usage: SQLiteVersusGRDB [--runs N] [--output FILE.md] [--machine TEXT] [--date TEXT] [--only OPERATION]"
+        "usage: SQLiteVersusGRDB [--runs N] [--output FILE.md] [--machine TEXT] [--date TEXT] [--only OPERATION] [--side NAME]"
     }
 }
