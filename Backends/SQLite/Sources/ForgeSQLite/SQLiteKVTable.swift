@@ -36,6 +36,12 @@ enum SQLiteKVTable {
     static let upsert = "INSERT OR REPLACE INTO forge_kv (namespace, name, value, expires_at) VALUES (?, ?, ?, ?)"
     static let delete = "DELETE FROM forge_kv WHERE namespace = ? AND name = ?"
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"
+    /// Whether the table holds a row of another namespace than the one given: two searches of the primary key.
+    static let holdsOtherNamespaces = """
+        SELECT EXISTS (SELECT 1 FROM forge_kv WHERE namespace < ?1) OR EXISTS (SELECT 1 FROM forge_kv WHERE namespace > ?1)
+        """
+    /// Every row, when they are all of one namespace: SQLite then empties the table at once rather than row by row.
+    static let deleteEveryRow = "DELETE FROM forge_kv"
     static let names = "SELECT name FROM forge_kv WHERE namespace = ? ORDER BY name"
     /// The names whose value has not expired at a time in milliseconds (expired: `expires_at` at or before it).
     ///

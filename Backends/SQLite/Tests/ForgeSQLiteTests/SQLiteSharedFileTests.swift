@@ -38,6 +38,32 @@ struct SQLiteSharedFileTests {
         }
     }
 
+    /// A namespace alone in the table is emptied whole; beside others, before or after it in the key's order, only its
+    /// rows go.
+    @Test func removeAllTakesOnlyItsNamespaceWhetherAloneOrNot() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let (before, middle, after) = (
+                SQLiteKVStore(database: database, namespace: "a"),
+                SQLiteKVStore(database: database, namespace: "b"),
+                SQLiteKVStore(database: database, namespace: "c")
+            )
+            let key = KVKey<Int>("count")
+
+            try middle.set(key, value: 1, expiresAfter: .seconds(3600))
+            try middle.removeAll()
+            #expect(try middle.keys().isEmpty)
+            for store in [before, middle, after] { try store.set(key, value: 2) }
+            try middle.removeAll()
+            #expect(middle.get(key) == nil)
+            #expect(before.get(key) == 2 && after.get(key) == 2)
+            try before.removeAll()
+            #expect(after.get(key) == 2)
+            try after.removeAll()
+            #expect(try SQLiteKVStore.namespaces(database: database).isEmpty)
+        }
+    }
+
     /// Another process: the `sqlite3` shell, when the machine has it, reads what the store wrote and writes a value
     /// the store then reads.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
