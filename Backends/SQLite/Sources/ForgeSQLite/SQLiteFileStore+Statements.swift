@@ -107,32 +107,40 @@ extension SQLiteFileStore {
         }
     }
 
-    /// Reads the chunks of the file at `path`, in order, into one `Data` reserved for `size` bytes: each chunk is
-    /// appended from SQLite's row as it is (`Row.withUnsafeData`), never copied into a `Data` of its own first.
+    /// Reads the file at `path` in one statement, its size and then its chunks in order, into one `Data` reserved for
+    /// its size: each chunk is appended from SQLite's row as it is (`Row.withUnsafeData`), never copied into a `Data`
+    /// of its own first. Nil when no file is stored there.
     ///
-    /// - Throws: `FileStoreError.readFailed(path:reason:)` when the chunks do not add up to `size` (rows that other
+    /// - Throws: `FileStoreError.readFailed(path:reason:)` when the chunks do not add up to the size (rows that other
     ///   SQL wrote or removed).
-    func readChunks(of path: StoredFilePath, size: Int64, in db: Database) throws -> Data {
-        func damaged(_ found: Int) -> FileStoreError {
+    func readFile(at path: StoredFilePath, in db: Database) throws -> Data? {
+        func damaged(_ size: Int64, _ found: Int) -> FileStoreError {
             FileStoreError.readFailed(
                 path: path.string,
                 reason: .other("the stored file is damaged: its size is \(size) bytes, and its chunks hold \(found)")
             )
         }
-        guard let expected = Int(exactly: size), expected >= 0 else { throw damaged(0) }
-        var data = Data(capacity: expected)
-        let chunks = try Row.fetchCursor(
-            db.cachedStatement(sql: SQLiteFileTable.selectChunks),
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: SQLiteFileTable.selectFile),
             arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
         )
-        while let row = try chunks.next() {
-            try row.withUnsafeData(atIndex: 0) { chunk in
+        var data: Data?
+        var expected = 0
+        while let row = try rows.next() {
+            if data == nil {
+                let size: Int64 = row[0]
+                guard let count = Int(exactly: size), count >= 0 else { throw damaged(size, 0) }
+                expected = count
+                data = Data(capacity: count)
+            }
+            try row.withUnsafeData(atIndex: 1) { chunk in
                 guard let chunk else { return }
-                guard data.count + chunk.count <= expected else { throw damaged(data.count + chunk.count) }
-                data.append(chunk)
+                let count = data?.count ?? 0
+                guard count + chunk.count <= expected else { throw damaged(Int64(expected), count + chunk.count) }
+                data?.append(chunk)
             }
         }
-        guard data.count == expected else { throw damaged(data.count) }
+        if let data, data.count != expected { throw damaged(Int64(expected), data.count) }
         return data
     }
 

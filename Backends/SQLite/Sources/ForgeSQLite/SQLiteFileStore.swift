@@ -83,27 +83,22 @@ public struct SQLiteFileStore: Sendable {
 }
 
 extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
-    /// The contents of the file at `path`, read in one read transaction; nil when no file is stored there.
+    /// The contents of the file at `path`, read in one statement (its row and its chunks); nil when no file is stored
+    /// there.
     ///
     /// - Throws: `FileStoreError.readFailed(path:reason:)`, also when `path` is a folder and when the stored chunks
     ///   do not add up to the file's size.
     public func contents(at path: StoredFilePath) throws -> Data? {
         try perform(FileStoreError.readFailed(path:reason:), path.string) {
-            try database.snapshot { db in
+            try database.read { db in
                 guard try database.holdsTable(SQLiteFileTable.name, in: db) else { return nil }
-                let stored = SQLiteFileTable.stored(path.string)
-                guard
-                    let size = try Int64.fetchOne(
-                        db.cachedStatement(sql: SQLiteFileTable.selectInfo),
-                        arguments: [storedNamespace, stored]
-                    )
-                else {
+                guard let data = try readFile(at: path, in: db) else {
                     if try isFolder(path, in: db) {
                         throw FileStoreError.readFailed(path: path.string, reason: .isFolder)
                     }
                     return nil
                 }
-                return try readChunks(of: path, size: size, in: db)
+                return data
             }
         }
     }

@@ -43,8 +43,13 @@ enum SQLiteFileTable {
         """
 
     static let selectInfo = "SELECT size, modified FROM forge_files WHERE namespace = ? AND path = ?"
-    static let selectChunks =
-        "SELECT data FROM forge_file_chunks WHERE namespace = ? AND path = ? ORDER BY chunk"
+    /// A file's size and its chunks in order, one row per chunk (one row with no data for an empty file, none when no
+    /// file is there): one statement, which SQLite reads on one snapshot.
+    static let selectFile = """
+        SELECT f.size, c.data FROM forge_files AS f
+        LEFT JOIN forge_file_chunks AS c ON c.namespace = f.namespace AND c.path = f.path
+        WHERE f.namespace = ?1 AND f.path = ?2 ORDER BY c.chunk
+        """
     static let hasFile = "SELECT 1 FROM forge_files WHERE namespace = ? AND path = ?"
     /// Whether a file lies in the range `[?, ?)`: beneath a folder.
     static let hasFileInRange = "SELECT 1 FROM forge_files WHERE namespace = ? AND path >= ? AND path < ? LIMIT 1"
