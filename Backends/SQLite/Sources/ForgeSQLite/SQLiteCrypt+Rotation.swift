@@ -74,7 +74,7 @@ extension SQLiteCrypt: MasterKeyRotating {
         return store
     }
 
-    /// Applies `rotation` in one immediate transaction, when the namespace's header is still `expected`: every item
+    /// Applies `rotation` in one transaction, when the namespace's header is still `expected`: every item
     /// of the old key resealed under its new name and its old row removed, then the new key's header.
     private func apply(
         _ rotation: SecretSealer.Rotation,
@@ -82,31 +82,28 @@ extension SQLiteCrypt: MasterKeyRotating {
         progress: (MasterKeyRotationStep) -> Void
     ) throws {
         try database.write(durability, changing: nil) { db in
-            try db.inTransaction(.immediate) {
-                try rotation.checkStart(
-                    header: SQLiteCryptTable.header(of: storedNamespace, in: db),
-                    expected: expected,
-                    location: location
+            try rotation.checkStart(
+                header: SQLiteCryptTable.header(of: storedNamespace, in: db),
+                expected: expected,
+                location: location
+            )
+            let rows =
+                try Row.fetchAll(
+                    db.cachedStatement(sql: SQLiteCryptTable.items),
+                    arguments: [storedNamespace]
                 )
-                let rows =
-                    try Row.fetchAll(
-                        db.cachedStatement(sql: SQLiteCryptTable.items),
-                        arguments: [storedNamespace]
-                    )
-                    .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
-                let (resealed, dropped) = try rotation.reseal(rows: rows)
-                progress(.began(itemCount: resealed.count))
-                let delete = try db.cachedStatement(sql: SQLiteCryptTable.delete)
-                let upsert = try db.cachedStatement(sql: SQLiteCryptTable.upsert)
-                for itemName in dropped { try delete.execute(arguments: [storedNamespace, itemName]) }
-                for (index, item) in resealed.enumerated() {
-                    try delete.execute(arguments: [storedNamespace, item.oldName])
-                    try upsert.execute(arguments: [storedNamespace, item.newName, item.sealed])
-                    progress(.resealed(index + 1, of: resealed.count))
-                }
-                try upsert.execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, rotation.finishedHeader])
-                return .commit
+                .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(Data.self, atIndex: 1)) }
+            let (resealed, dropped) = try rotation.reseal(rows: rows)
+            progress(.began(itemCount: resealed.count))
+            let delete = try db.cachedStatement(sql: SQLiteCryptTable.delete)
+            let upsert = try db.cachedStatement(sql: SQLiteCryptTable.upsert)
+            for itemName in dropped { try delete.execute(arguments: [storedNamespace, itemName]) }
+            for (index, item) in resealed.enumerated() {
+                try delete.execute(arguments: [storedNamespace, item.oldName])
+                try upsert.execute(arguments: [storedNamespace, item.newName, item.sealed])
+                progress(.resealed(index + 1, of: resealed.count))
             }
+            try upsert.execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, rotation.finishedHeader])
         }
         progress(.switched)
     }

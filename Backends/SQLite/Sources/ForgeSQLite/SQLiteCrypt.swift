@@ -403,23 +403,18 @@ extension SQLiteCrypt {
     /// writes `offered` as its header and returns it, unless the namespace holds items (whose header is gone): then nil.
     private func exchangeHeader(offering offered: Data?) throws -> Data? {
         try database.write(durability, changing: nil) { db in
-            var header: Data?
-            try db.inTransaction(.immediate) {
-                try SQLiteCryptTable.prepare(db, path: database.path)
-                header = try SQLiteCryptTable.header(of: storedNamespace, in: db)
-                guard header == nil, let offered else { return .commit }
-                let hasItems =
-                    try Bool.fetchOne(
-                        db.cachedStatement(sql: SQLiteCryptTable.hasItems),
-                        arguments: [storedNamespace]
-                    ) ?? false
-                guard !hasItems else { return .commit }
-                try db.cachedStatement(sql: SQLiteCryptTable.insertIfMissing)
-                    .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, offered])
-                header = offered
-                return .commit
-            }
-            return header
+            try SQLiteCryptTable.prepare(db, path: database.path)
+            let header = try SQLiteCryptTable.header(of: storedNamespace, in: db)
+            guard header == nil, let offered else { return header }
+            let hasItems =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: SQLiteCryptTable.hasItems),
+                    arguments: [storedNamespace]
+                ) ?? false
+            guard !hasItems else { return nil }
+            try db.cachedStatement(sql: SQLiteCryptTable.insertIfMissing)
+                .execute(arguments: [storedNamespace, SQLiteCryptTable.headerItem, offered])
+            return offered
         }
     }
 

@@ -45,7 +45,8 @@ extension SQLiteDatabase: TransactionRunner {
 
 extension SQLiteDatabase {
     /// Runs `writes` on the writer in order, a write of one statement alone and any other in one immediate
-    /// transaction, then tells the observers of the key-value rows they changed.
+    /// transaction (or, beside other callers' writes in one commit, in a savepoint of it), then tells the observers of
+    /// the key-value rows they changed.
     ///
     /// The writer's `synchronous` is that of the strongest durability among the writes. A read that began before the
     /// writes keeps none of the values they replace.
@@ -57,15 +58,12 @@ extension SQLiteDatabase {
         let isAlone = writes.count == 1
         let durability: Durability = writes.contains { $0.durability == .flushed } ? .flushed : .atomic
         do {
-            try write(durability, changing: writes.compactMap(\.changedValue?.key)) { db in
-                if isAlone, first.isOneStatement {
-                    try first.run(in: db)
-                } else {
-                    try db.inTransaction(.immediate) {
-                        for write in writes { try write.run(in: db) }
-                        return .commit
-                    }
-                }
+            try write(
+                durability,
+                changing: writes.compactMap(\.changedValue?.key),
+                isOneStatement: isAlone && first.isOneStatement
+            ) { db in
+                for write in writes { try write.run(in: db) }
             }
         } catch let failed as SQLiteWrite.Failed {
             throw failed.error

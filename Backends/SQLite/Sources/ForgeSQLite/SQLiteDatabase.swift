@@ -84,6 +84,8 @@ public final class SQLiteDatabase: Sendable {
     private let writerDurability = Locked<Durability>(.atomic)
     /// The observers of the stores' changes, and the watch of the file while there are any.
     let changes = DatabaseChanges()
+    /// The writes waiting for the writer, committed together.
+    private let writes = GroupCommit()
 
     /// Creates the database of `fileURL`; nothing is opened until the first call.
     ///
@@ -208,43 +210,76 @@ extension SQLiteDatabase {
     }
 
     /// Runs `body`, a write of the key-value rows `keys` (of any row when nil; none for a write of files or secrets),
-    /// on the writer connection, outside a transaction.
+    /// on the writer connection, committed with the writes of other callers that queue while a commit is in flight
+    /// (see ``GroupCommit``): alone, one statement (`isOneStatement`) runs by itself and any other `body` in an immediate
+    /// transaction; with others, in a savepoint of that transaction. `body` never begins a transaction itself.
     ///
-    /// The writer's `synchronous` is set for `durability` first: `NORMAL` for `.atomic` (a commit is atomic, not
-    /// flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `keys` from before it; once
-    /// it committed, the cache forgets only `keys` when it can tell that no other connection committed (see
-    /// ``ReadCache``).
+    /// The writer's `synchronous` is set for the strongest durability of the commit first: `NORMAL` for `.atomic` (a
+    /// commit is atomic, not flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `keys`
+    /// from before it; once it committed, the cache forgets only the keys of the commit when it can tell that no other
+    /// connection committed (see ``ReadCache``).
     ///
-    /// - Throws: ``ReadOnlyRefusal``, before anything is opened, when the database is read-only.
+    /// - Throws: ``ReadOnlyRefusal``, before anything is opened, when the database is read-only; what `body` threw, or
+    ///   the failure of the commit.
     func write<Result>(
         _ durability: Durability,
         changing keys: [ReadCache.Key]?,
+        isOneStatement: Bool = false,
         _ body: (Database) throws -> Result
     ) throws -> Result {
         try refuseWritesIfReadOnly()
         let pool = try pool()
+        return try withoutActuallyEscaping(body) { body in
+            // The result is set by the leader's thread, while this caller waits in `run` for it.
+            let result = ResultBox<Result>()
+            let write = GroupCommit.Write(durability: durability, keys: keys, isOneStatement: isOneStatement) { db in
+                result.value = try body(db)
+            }
+            try writes.run(write) { group in commit(group, on: pool) }
+            guard let value = result.value else {
+                throw SQLiteStoreError.openFailed(path: path, underlying: .other("a write was committed without running"))
+            }
+            return value
+        }
+    }
+
+    /// Commits `group` on the writer, then tells the read cache what it changed.
+    private func commit(_ group: [GroupCommit.Write], on pool: DatabasePool) -> [(any Error)?] {
+        let durability: Durability = group.contains { $0.durability == .flushed } ? .flushed : .atomic
+        var keys: [ReadCache.Key]? = []
+        for write in group {
+            guard let written = write.keys else {
+                keys = nil
+                break
+            }
+            keys?.append(contentsOf: written)
+        }
         // Without a watcher no read was made, and the cache holds nothing.
         let watcher = reader.withLock { $0?.watcher }
         var committed = false
         defer { if !committed { cache.withLock { $0.forget(keys) } } }
-        return try pool.writeWithoutTransaction { db in
-            try writerDurability.withLock { current in
-                guard current != durability else { return }
-                try db.execute(
-                    sql: durability == .flushed ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
-                )
-                current = durability
-            }
-            let result = try body(db)
-            if let watcher {
-                let watcherVersion = try watcher.unsafeRead(Self.dataVersion(of:))
-                let writerVersion = try Self.dataVersion(of: db)
-                cache.withLock {
-                    $0.committed(changing: keys, watcherVersion: watcherVersion, writerVersion: writerVersion)
+        do {
+            return try pool.writeWithoutTransaction { db in
+                try writerDurability.withLock { current in
+                    guard current != durability else { return }
+                    try db.execute(
+                        sql: durability == .flushed ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
+                    )
+                    current = durability
                 }
-                committed = true
+                let failures = GroupCommit.commit(group, on: db)
+                if let watcher {
+                    let watcherVersion = try watcher.unsafeRead(Self.dataVersion(of:))
+                    let writerVersion = try Self.dataVersion(of: db)
+                    cache.withLock {
+                        $0.committed(changing: keys, watcherVersion: watcherVersion, writerVersion: writerVersion)
+                    }
+                    committed = true
+                }
+                return failures
             }
-            return result
+        } catch {
+            return group.map { _ in error }
         }
     }
 
@@ -376,4 +411,12 @@ struct ClosedDatabase: Error {
     var reason: FailureReason {
         .other("the SQLite database '\(path)' was closed (SQLiteDatabase.close()): make a new SQLiteDatabase to use it")
     }
+}
+
+/// A value set on one thread and read on another after a lock both took: a write's result, set by the thread that leads
+/// its commit and read by its caller once ``GroupCommit/run(_:commit:)`` returns.
+private final class ResultBox<Value>: @unchecked Sendable {
+    // Safe to share: set before the leader takes the queue's lock to record the outcome, read after the caller took it
+    // to see the outcome.
+    var value: Value?
 }

@@ -182,11 +182,8 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
     public func removeAll() throws {
         try perform(FileStoreError.deleteFailed(path:reason:), "") {
             try database.write(durability, changing: nil) { db in
-                try db.inTransaction(.immediate) {
-                    try db.cachedStatement(sql: SQLiteFileTable.deleteAllFiles).execute(arguments: [storedNamespace])
-                    try db.cachedStatement(sql: SQLiteFileTable.deleteAllChunks).execute(arguments: [storedNamespace])
-                    return .commit
-                }
+                try db.cachedStatement(sql: SQLiteFileTable.deleteAllFiles).execute(arguments: [storedNamespace])
+                try db.cachedStatement(sql: SQLiteFileTable.deleteAllChunks).execute(arguments: [storedNamespace])
             }
         }
     }

@@ -187,7 +187,7 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
         let milliseconds = SQLiteKVTable.milliseconds(expiredAt: date)
         let removed: [Data]
         do {
-            removed = try database.write(durability, changing: nil) { db in
+            removed = try database.write(durability, changing: nil, isOneStatement: true) { db in
                 try Data.fetchAll(
                     db.cachedStatement(sql: SQLiteKVTable.deleteExpired),
                     arguments: [storedNamespace, storedNamespace, milliseconds, max(0, limit)]
@@ -210,17 +210,14 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
     public func removeAll() throws {
         do {
             try database.write(durability, changing: nil) { db in
-                try db.inTransaction(.immediate) {
-                    let shared = try Bool.fetchOne(
-                        db.cachedStatement(sql: SQLiteKVTable.holdsOtherNamespaces),
-                        arguments: [storedNamespace]
-                    )
-                    if shared ?? true {
-                        try db.cachedStatement(sql: SQLiteKVTable.deleteAll).execute(arguments: [storedNamespace])
-                    } else {
-                        try db.execute(sql: SQLiteKVTable.deleteEveryRow)
-                    }
-                    return .commit
+                let shared = try Bool.fetchOne(
+                    db.cachedStatement(sql: SQLiteKVTable.holdsOtherNamespaces),
+                    arguments: [storedNamespace]
+                )
+                if shared ?? true {
+                    try db.cachedStatement(sql: SQLiteKVTable.deleteAll).execute(arguments: [storedNamespace])
+                } else {
+                    try db.execute(sql: SQLiteKVTable.deleteEveryRow)
                 }
             }
         } catch {

@@ -15,6 +15,10 @@ import Foundation
 /// text, and the secret `transaction.<n>` set to `n` (under ``masterKey``). Every tenth transaction also removes the
 /// keys, file and secret of `n - 5`, and prints `-<n - 5>` after `n`.
 ///
+/// `ForgeSQLiteCrashWriter <database> <atomic|flushed> <first> writers` runs ``writerCount`` threads on one database, whose
+/// writes the database commits together: thread `t` stores, for each number `n` from `first` on, `n` under the key
+/// `writer.<t>.<n>`, and prints `<t>:<n>` once the call returned.
+///
 /// `ForgeSQLiteCrashWriter <database> rotate <namespace> <old-key> <new-key>` changes the master key of a `SQLiteCrypt`
 /// namespace, each key `symmetric:<byte>` (32 bytes of it), `keyfile:<path>` or `passphrase:<text>`, and prints each
 /// step of the rotation as it comes (from inside its transaction), then `done`.
@@ -24,6 +28,8 @@ enum SQLiteCrashWriter {
     static let masterKey = MasterKey.symmetric(SymmetricKey(data: Data(repeating: 0x2A, count: 32)))
     /// How many keys each transaction sets besides `latest`.
     static let keysPerTransaction = 4
+    /// How many threads write at once in the `writers` mode.
+    static let writerCount = 8
 
     static func main() {
         let arguments = CommandLine.arguments
@@ -46,18 +52,23 @@ enum SQLiteCrashWriter {
             return
         }
         guard
-            arguments.count == 4 || (arguments.count == 5 && arguments[4] == "transactions"),
+            arguments.count == 4 || (arguments.count == 5 && ["transactions", "writers"].contains(arguments[4])),
             let first = Int(arguments[3]),
             ["atomic", "flushed"].contains(arguments[2])
         else {
-            let usage = "usage: ForgeSQLiteCrashWriter <database> <atomic|flushed> <first> [transactions]\n"
+            let usage = "usage: ForgeSQLiteCrashWriter <database> <atomic|flushed> <first> [transactions|writers]\n"
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
         }
         let database = SQLiteDatabase(fileURL: URL(fileURLWithPath: arguments[1]))
         let durability: Durability = arguments[2] == "flushed" ? .flushed : .atomic
         do {
-            if arguments.count == 5 {
+            if arguments.count == 5, arguments[4] == "writers" {
+                writeConcurrently(
+                    from: first,
+                    to: SQLiteKVStore(database: database, namespace: "crash", durability: durability)
+                )
+            } else if arguments.count == 5 {
                 try writeTransactions(from: first, to: database, durability: durability)
             } else {
                 try writeValues(
@@ -69,6 +80,28 @@ enum SQLiteCrashWriter {
             FileHandle.standardError.write(Data("ForgeSQLiteCrashWriter: \(error)\n".utf8))
             exit(3)
         }
+    }
+
+    /// Sets values from ``writerCount`` threads at once, each its own keys, until the process is killed (or each
+    /// thread wrote 100,000).
+    private static func writeConcurrently(from first: Int, to store: SQLiteKVStore) {
+        let group = DispatchGroup()
+        for writer in 0..<writerCount {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                do {
+                    for number in first..<(first + 100_000) {
+                        try store.set(KVKey<Int>("writer.\(writer).\(number)"), value: number)
+                        acknowledge("\(writer):\(number)")
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("ForgeSQLiteCrashWriter: \(error)\n".utf8))
+                    exit(3)
+                }
+            }.start()
+        }
+        group.wait()
     }
 
     /// Sets and removes values one call at a time.

@@ -76,6 +76,29 @@ struct SQLiteCrashSafetyTests {
         }
     }
 
+    /// Eight threads of the writer set keys at once, their writes committed together: every write acknowledged to any
+    /// of them is there.
+    @Test(arguments: ["atomic", "flushed"])
+    func everyWriteAcknowledgedToConcurrentWritersSurvivesSIGKILL(_ durability: String) async throws {
+        var acknowledged: [(writer: Int, number: Int)] = []
+        try await Self.killRepeatedly([durability, "writers"]) { lines, file, context in
+            let pairs = lines.compactMap { line -> (writer: Int, number: Int)? in
+                let parts = line.split(separator: ":")
+                guard parts.count == 2, let writer = Int(parts[0]), let number = Int(parts[1]) else { return nil }
+                return (writer, number)
+            }
+            #expect(pairs.count == lines.count, "\(context): lines that are no acknowledgement")
+            acknowledged += pairs
+            let store = SQLiteKVStore(database: SQLiteDatabase(fileURL: file), namespace: "crash")
+            for (writer, number) in acknowledged {
+                #expect(try store.value(for: KVKey<Int>("writer.\(writer).\(number)")) == number, "\(context): \(writer):\(number)")
+            }
+            // Writes may have committed unacknowledged: the next run's numbers start past every one written.
+            let written = try store.keys().compactMap { $0.split(separator: ".").last.flatMap { Int($0) } }
+            return (written.max() ?? -1) + 1
+        }
+    }
+
     /// Records the acknowledgements of `lines`: a number written is present, a number removed (`-n`) is not.
     private static func record(_ lines: [String], present: inout Set<Int>, removed: inout Set<Int>) {
         for line in lines {

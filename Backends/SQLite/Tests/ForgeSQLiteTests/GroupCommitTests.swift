@@ -1,0 +1,93 @@
+@testable import ForgeSQLite
+import Foundation
+import GRDB
+import Testing
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// The writer's queue: writes that queue while a commit is in flight are committed together, by one caller, each in a
+/// savepoint, so that one that fails fails alone.
+struct GroupCommitTests {
+    /// A write that stores `name` in the table `t`, or throws `Refused` once it has.
+    private static func inserting(_ name: String, thenFailing: Bool = false) -> GroupCommit.Write {
+        GroupCommit.Write(durability: .atomic, keys: [], isOneStatement: false) { db in
+            try db.execute(sql: "INSERT INTO t (name) VALUES (?)", arguments: [name])
+            if thenFailing { throw Refused() }
+        }
+    }
+
+    private struct Refused: Error {}
+
+    @Test func aWriteThatFailsInAGroupIsRolledBackAloneAndTheOthersCommit() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in try db.execute(sql: "CREATE TABLE t (name TEXT)") }
+        let group = [Self.inserting("a"), Self.inserting("b", thenFailing: true), Self.inserting("c")]
+
+        let failures = database.writeWithoutTransaction { db in GroupCommit.commit(group, on: db) }
+
+        #expect(failures.map { $0 is Refused } == [false, true, false])
+        #expect(try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name") } == ["a", "c"])
+    }
+
+    @Test func aWriteAloneThatFailsChangesNothing() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in try db.execute(sql: "CREATE TABLE t (name TEXT)") }
+
+        let failures = database.writeWithoutTransaction { db in
+            GroupCommit.commit([Self.inserting("a", thenFailing: true)], on: db)
+        }
+
+        #expect(failures.count == 1 && failures[0] is Refused)
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 0)
+    }
+
+    /// A first caller's commit is held until three more callers have queued: they are committed as one group, by one
+    /// of them, and each returns with its own outcome.
+    @Test func writesQueuedBehindACommitInFlightAreCommittedTogether() async throws {
+        let queue = GroupCommit()
+        let groups = Locked<[[String]]>([])
+        let names = ["first", "second", "refused", "fourth"]
+        let writes = names.map { _ in GroupCommit.Write(durability: .atomic, keys: [], isOneStatement: true) { _ in } }
+        let nameOf = { @Sendable (write: GroupCommit.Write) in names[writes.firstIndex { $0 === write } ?? 0] }
+        let commit: @Sendable ([GroupCommit.Write]) -> [(any Error)?] = { group in
+            if groups.withLock({ $0.isEmpty }) {
+                groups.withLock { $0.append([]) }
+                // The first commit stays in flight until the three others wait behind it.
+                while queue.waitingCount < 3 { sched_yield() }
+            }
+            let committed = group.map(nameOf)
+            groups.withLock { $0.append(committed) }
+            return committed.map { $0 == "refused" ? Refused() : nil }
+        }
+
+        async let first: Void = onOwnThread { try queue.run(writes[0], commit: commit) }
+        while groups.withLock({ $0.isEmpty }) { await Task.yield() }
+        let outcomes = try await withThrowingTaskGroup(of: (String, Bool).self) { tasks in
+            for (name, write) in zip(names, writes).dropFirst() {
+                tasks.addTask {
+                    let failed = try await onOwnThread { () -> Bool in
+                        do {
+                            try queue.run(write, commit: commit)
+                            return false
+                        } catch is Refused {
+                            return true
+                        }
+                    }
+                    return (name, failed)
+                }
+            }
+            return try await tasks.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        try await first
+
+        #expect(outcomes == ["second": false, "refused": true, "fourth": false])
+        let committed = groups.withLock { $0 }.dropFirst()
+        #expect(committed.count == 2)
+        #expect(committed.first == ["first"])
+        #expect(Set(committed.last ?? []) == ["second", "refused", "fourth"])
+    }
+}
