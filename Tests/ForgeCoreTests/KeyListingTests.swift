@@ -21,7 +21,8 @@ struct KeyListingTests {
     }
 
     @Test func theByteOrderOfCanonicalNamesIsSwiftsOrder() {
-        let names = ["Z", "a", "é", "z", "ß", "日本", "😀", "a\u{0}b", "ab", "Å", "ﬁ"].map(FileNameEncoding.canonicalForm(of:))
+        let names = ["Z", "a", "é", "z", "ß", "日本", "😀", "a\u{0}b", "ab", "Å", "ﬁ"]
+            .map(FileNameEncoding.canonicalForm(of:))
         let byBytes = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         #expect(byBytes == names.sorted())
     }

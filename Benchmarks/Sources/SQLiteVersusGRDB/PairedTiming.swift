@@ -31,7 +31,11 @@ struct Side {
     }
 
     /// A side whose operation is called synchronously.
-    init(name: String, prepare: (@MainActor () throws -> Void)? = nil, _ operation: @escaping @MainActor () throws -> Void) {
+    init(
+        name: String,
+        prepare: (@MainActor () throws -> Void)? = nil,
+        _ operation: @escaping @MainActor () throws -> Void
+    ) {
         self.name = name
         self.prepare = prepare
         self.operation = .sync(operation)
@@ -71,8 +75,10 @@ struct PairResult {
 }
 
 extension Pair {
-    /// Runs the pair: in each round every side runs ``batch`` operations, the side that goes first turning with
-    /// the round, so that a slow stretch of a shared machine falls on every side alike. With `only`, only the side of
+    /// Runs the pair, the sides taking turns round by round.
+    ///
+    /// In each round every side runs ``batch`` operations, the side that goes first turning with the round, so that a
+    /// slow stretch of a shared machine falls on every side alike. With `only`, only the side of
     /// that name runs (for a profiler; the others' times are then 1).
     @MainActor
     func measure(only: String? = nil) async throws -> PairResult {

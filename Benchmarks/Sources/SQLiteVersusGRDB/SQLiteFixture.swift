@@ -231,52 +231,58 @@ final class SQLiteFixture {
     /// together (the inverse of the throughput).
     private func writerPairs() -> [Pair] {
         let writes = 256
-        return [1, 2, 8, 32].map { writers in
-            let perWriter = writes / writers
-            let keys = (0..<writers).map { writer in (0..<perWriter).map { KVKey<Profile>("w\(writer)-\($0)") } }
-            return Pair(
-                group: "\(writers) writers of .flushed sets, time per write",
-                batch: 1,
-                rounds: 5,
-                operationsPerCall: writes,
-                sides: [
-                    Side(name: "ours") {
-                        try Self.runWriters(keys) { [flushed = self.flushed] key in try flushed.set(key, value: .sample) }
-                    },
-                    Side(name: "GRDB") {
-                        try Self.runWriters(keys) { [grdbFull = self.grdbFull] key in try grdbFull.set(key.key, .sample) }
-                    },
-                ]
-            )
-        }
+        return [1, 2, 8, 32]
+            .map { writers in
+                let perWriter = writes / writers
+                let keys = (0..<writers).map { writer in (0..<perWriter).map { KVKey<Profile>("w\(writer)-\($0)") } }
+                return Pair(
+                    group: "\(writers) writers of .flushed sets, time per write",
+                    batch: 1,
+                    rounds: 5,
+                    operationsPerCall: writes,
+                    sides: [
+                        Side(name: "ours") {
+                            try Self.runWriters(keys) { [flushed = self.flushed] key in
+                                try flushed.set(key, value: .sample)
+                            }
+                        },
+                        Side(name: "GRDB") {
+                            try Self.runWriters(keys) { [grdbFull = self.grdbFull] key in
+                                try grdbFull.set(key.key, .sample)
+                            }
+                        },
+                    ]
+                )
+            }
     }
 
     /// Files of 1 KiB and 1 MiB saved and loaded, beside a GRDB blob row.
     private func filePairs() -> [Pair] {
-        [(1 << 10, "1 KiB", 300), (1 << 20, "1 MiB", 10)].flatMap { size, label, batch in
-            let data = Data(repeating: 0xA5, count: size)
-            let path = "doc-\(size).bin"
-            return [
-                Pair(
-                    group: "SQLiteFileStore save, \(label)",
-                    batch: batch,
-                    rounds: 15,
-                    sides: [
-                        Side(name: "ours", awaiting: { try await self.files.save(data, to: path) }),
-                        Side(name: "GRDB") { try self.grdb.save(data, to: path) },
-                    ]
-                ),
-                Pair(
-                    group: "SQLiteFileStore load, \(label)",
-                    batch: batch,
-                    rounds: 15,
-                    sides: [
-                        Side(name: "ours", awaiting: { blackHole(try await self.files.load(path)) }),
-                        Side(name: "GRDB") { blackHole(try self.grdb.load(path)) },
-                    ]
-                ),
-            ]
-        }
+        [(1 << 10, "1 KiB", 300), (1 << 20, "1 MiB", 10)]
+            .flatMap { size, label, batch in
+                let data = Data(repeating: 0xA5, count: size)
+                let path = "doc-\(size).bin"
+                return [
+                    Pair(
+                        group: "SQLiteFileStore save, \(label)",
+                        batch: batch,
+                        rounds: 15,
+                        sides: [
+                            Side(name: "ours", awaiting: { try await self.files.save(data, to: path) }),
+                            Side(name: "GRDB") { try self.grdb.save(data, to: path) },
+                        ]
+                    ),
+                    Pair(
+                        group: "SQLiteFileStore load, \(label)",
+                        batch: batch,
+                        rounds: 15,
+                        sides: [
+                            Side(name: "ours", awaiting: { blackHole(try await self.files.load(path)) }),
+                            Side(name: "GRDB") { blackHole(try self.grdb.load(path)) },
+                        ]
+                    ),
+                ]
+            }
     }
 
     /// Runs `write` for each key of each list on a thread per list, and waits for all of them; throws the first

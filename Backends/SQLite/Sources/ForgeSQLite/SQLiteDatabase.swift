@@ -197,22 +197,25 @@ extension SQLiteDatabase {
         for key: ReadCache.Key,
         read: (Database) throws -> KVStoredValue?
     ) throws -> KVStoredValue? {
-        try readConnections().watcher.unsafeRead { db in
-            let version = try Self.dataVersion(of: db)
-            let (cached, generation) = cache.withLock { cache in
-                (cache.value(for: key, dataVersion: version), cache.generation)
+        try readConnections().watcher
+            .unsafeRead { db in
+                let version = try Self.dataVersion(of: db)
+                let (cached, generation) = cache.withLock { cache in
+                    (cache.value(for: key, dataVersion: version), cache.generation)
+                }
+                if let cached { return cached }
+                let value = try read(db)
+                cache.withLock { $0.keep(value, for: key, readAt: generation) }
+                return value
             }
-            if let cached { return cached }
-            let value = try read(db)
-            cache.withLock { $0.keep(value, for: key, readAt: generation) }
-            return value
-        }
     }
 
-    /// Runs `body`, a write of the key-value rows `keys` (of any row when nil; none for a write of files or secrets),
-    /// on the writer connection, committed with the writes of other callers that queue while a commit is in flight
-    /// (see ``GroupCommit``): alone, one statement (`isOneStatement`) runs by itself and any other `body` in an immediate
-    /// transaction; with others, in a savepoint of that transaction. `body` never begins a transaction itself.
+    /// Runs `body`, a write of the key-value rows `keys`, on the writer, committed with the writes that queue beside it.
+    ///
+    /// `keys` nil is a write of any row, empty one of files or secrets only. The writes of other callers that queue
+    /// while a commit is in flight are committed together (see ``GroupCommit``): alone, one statement
+    /// (`isOneStatement`) runs by itself and any other `body` in an immediate transaction; with others, in a savepoint
+    /// of that transaction. `body` never begins a transaction itself.
     ///
     /// The writer's `synchronous` is set for the strongest durability of the commit first: `NORMAL` for `.atomic` (a
     /// commit is atomic, not flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `keys`
@@ -237,7 +240,10 @@ extension SQLiteDatabase {
             }
             try writes.run(write) { group in commit(group, on: pool) }
             guard let value = result.value else {
-                throw SQLiteStoreError.openFailed(path: path, underlying: .other("a write was committed without running"))
+                throw SQLiteStoreError.openFailed(
+                    path: path,
+                    underlying: .other("a write was committed without running")
+                )
             }
             return value
         }

@@ -107,9 +107,10 @@ extension SQLiteFileStore {
         }
     }
 
-    /// Reads the file at `path` in one statement, its size and then its chunks in order, into one `Data` reserved for
-    /// its size: each chunk is appended from SQLite's row as it is (`Row.withUnsafeData`), never copied into a `Data`
-    /// of its own first. Nil when no file is stored there.
+    /// Reads the file at `path` in one statement, its size and then its chunks in order; nil when no file is there.
+    ///
+    /// The chunks go into one `Data` reserved for the file's size: each is appended from SQLite's row as it is
+    /// (`Row.withUnsafeData`), never copied into a `Data` of its own first.
     ///
     /// - Throws: `FileStoreError.readFailed(path:reason:)` when the chunks do not add up to the size (rows that other
     ///   SQL wrote or removed).

@@ -99,7 +99,8 @@ enum SQLiteCrashWriter {
                     FileHandle.standardError.write(Data("ForgeSQLiteCrashWriter: \(error)\n".utf8))
                     exit(3)
                 }
-            }.start()
+            }
+            .start()
         }
         group.wait()
     }

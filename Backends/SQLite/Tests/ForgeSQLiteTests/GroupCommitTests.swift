@@ -30,7 +30,9 @@ struct GroupCommitTests {
         let failures = database.writeWithoutTransaction { db in GroupCommit.commit(group, on: db) }
 
         #expect(failures.map { $0 is Refused } == [false, true, false])
-        #expect(try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name") } == ["a", "c"])
+        #expect(
+            try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name") } == ["a", "c"]
+        )
     }
 
     @Test func aWriteAloneThatFailsChangesNothing() throws {

@@ -21,7 +21,7 @@ struct ReadCacheTests {
     @Test func aChainOfOwnCommitsForgetsOnlyTheirKeys() {
         var cache = cacheAfterAnOwnCommit()
         cache.committed(changing: [second], watcherVersion: 3, writerVersion: 7)
-        #expect(cache.value(for: first, dataVersion: 3) .flatMap { $0 }?.json == value.json)
+        #expect(cache.value(for: first, dataVersion: 3).flatMap { $0 }?.json == value.json)
         #expect(cache.value(for: second, dataVersion: 3) == nil)
     }
 
@@ -54,7 +54,7 @@ struct ReadCacheTests {
 
         cache = cacheAfterAnOwnCommit()
         cache.forget([second])
-        #expect(cache.value(for: first, dataVersion: 2) .flatMap { $0 }?.json == value.json)
+        #expect(cache.value(for: first, dataVersion: 2).flatMap { $0 }?.json == value.json)
         cache.committed(changing: [second], watcherVersion: 3, writerVersion: 7)
         #expect(cache.value(for: first, dataVersion: 3) == nil)
     }

@@ -91,7 +91,10 @@ struct SQLiteCrashSafetyTests {
             acknowledged += pairs
             let store = SQLiteKVStore(database: SQLiteDatabase(fileURL: file), namespace: "crash")
             for (writer, number) in acknowledged {
-                #expect(try store.value(for: KVKey<Int>("writer.\(writer).\(number)")) == number, "\(context): \(writer):\(number)")
+                #expect(
+                    try store.value(for: KVKey<Int>("writer.\(writer).\(number)")) == number,
+                    "\(context): \(writer):\(number)"
+                )
             }
             // Writes may have committed unacknowledged: the next run's numbers start past every one written.
             let written = try store.keys().compactMap { $0.split(separator: ".").last.flatMap { Int($0) } }

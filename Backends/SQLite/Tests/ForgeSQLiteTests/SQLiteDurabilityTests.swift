@@ -47,8 +47,12 @@ struct SQLiteDurabilityTests {
         try await withTemporaryFolder { folder in
             let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
 
-            #expect(try database.writerSettings(for: .flushed) == SQLiteWriterSettings(journalMode: "wal", synchronous: 2))
-            #expect(try database.writerSettings(for: .atomic) == SQLiteWriterSettings(journalMode: "wal", synchronous: 1))
+            #expect(
+                try database.writerSettings(for: .flushed) == SQLiteWriterSettings(journalMode: "wal", synchronous: 2)
+            )
+            #expect(
+                try database.writerSettings(for: .atomic) == SQLiteWriterSettings(journalMode: "wal", synchronous: 1)
+            )
             let readOnly = SQLiteDatabase(fileURL: databaseFile(in: folder), readOnly: true)
             #expect(throws: SQLiteStoreError.self) { try readOnly.writerSettings(for: .atomic) }
             try database.close()
