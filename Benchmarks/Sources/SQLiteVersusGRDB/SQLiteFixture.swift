@@ -68,6 +68,8 @@ final class SQLiteFixture {
             for key in listedKeys { try transaction.set(key, value: .sample, in: listed) }
         }
         try grdbListed.set(listedKeys.map(\.key), .sample)
+        // Each database read once, as an app reads before it writes: its reading connections are open.
+        for store in [atomic, flushed, otherConnection, listed, removed] { _ = store.get(Self.profileKey) }
     }
 
     /// Both writers' journal mode and `synchronous` level at each durability, read back, as a line to print.

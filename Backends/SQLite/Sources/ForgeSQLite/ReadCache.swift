@@ -1,18 +1,17 @@
 internal import ForgeKVStore
 internal import Foundation
 
-/// The values a database's stores last read, kept while no other connection has written to the file since.
+/// The values a database's stores last read, kept while no connection has written to the file since.
 ///
 /// A read of a key in the cache needs no SQL on the table: the database first asks its watching connection for
 /// SQLite's `PRAGMA data_version`, which changes when any other connection (the database's own writer, another
-/// `SQLiteDatabase`, another process) commits, and empties the cache when it changed.
+/// `SQLiteDatabase`, another process) commits, and empties the cache when it changed. A write through the database
+/// forgets its keys before it returns, and moves ``generation`` on, so that a read that began before the write never
+/// keeps what it read.
 ///
-/// A commit of the database's own writer knows what it changed: after it, the writer reads the watcher's new version
-/// and its own `data_version` (which moves only with other connections' commits). When the writer's version is the one
-/// it read after its previous commit, and the cache is still at the watcher's version of then, no other connection
-/// committed in between, and the cache forgets only the keys the commit changed
-/// (``committed(changing:watcherVersion:writerVersion:)``). Every write moves ``generation`` on, so that a read that
-/// began before it never keeps what it read.
+/// A commit of the database's own writer empties the cache too, at the next read: telling it apart from another
+/// connection's would take two more statements per write (the watcher's version and the writer's, read after each
+/// commit), which made a `set` 1.3x GRDB's, for a read after it that costs one statement on the watcher anyway.
 struct ReadCache {
     /// A row's place: the stored namespace and name.
     struct Key: Hashable {
@@ -27,10 +26,6 @@ struct ReadCache {
     private(set) var generation: UInt64 = 0
     /// The values read, nil for a name that held none.
     private var values: [Key: KVStoredValue?] = [:]
-    /// The watcher's and the writer's data versions read after the last own commit; nil when none was read since the
-    /// last write that failed.
-    private var ownCommit: (watcher: Int64, writer: Int64)?
-
     /// The cached value of `key` under `dataVersion` (emptying the cache first when the version moved), or nil when
     /// it must be read.
     mutating func value(for key: Key, dataVersion: Int64) -> KVStoredValue?? {
@@ -48,29 +43,10 @@ struct ReadCache {
         values[key] = .some(value)
     }
 
-    /// Forgets `keys` (every key when nil), for a write that failed or whose commit was not taken in.
+    /// Forgets `keys` (every key when nil), for a write that is about to change them or has.
     mutating func forget(_ keys: [Key]?) {
         generation &+= 1
-        ownCommit = nil
         guard let keys else { return values.removeAll(keepingCapacity: true) }
         for key in keys { values[key] = nil }
-    }
-
-    /// Takes in a commit of the database's own writer that changed `keys` (any key when nil), after which the watcher
-    /// read `watcherVersion` and then the writer `writerVersion`.
-    ///
-    /// The cache forgets only `keys` and moves to `watcherVersion` when no other connection can have committed since
-    /// the last own commit: the writer's version is the one it read then, and no read found the watcher elsewhere.
-    /// Otherwise it empties, at `watcherVersion`.
-    mutating func committed(changing keys: [Key]?, watcherVersion: Int64, writerVersion: Int64) {
-        generation &+= 1
-        let onlyOwnCommits = ownCommit.map { $0.writer == writerVersion && $0.watcher == dataVersion } ?? false
-        if let keys, onlyOwnCommits {
-            for key in keys { values[key] = nil }
-        } else {
-            values.removeAll(keepingCapacity: true)
-        }
-        dataVersion = watcherVersion
-        ownCommit = (watcherVersion, writerVersion)
     }
 }

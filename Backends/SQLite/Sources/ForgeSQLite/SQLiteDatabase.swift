@@ -219,8 +219,7 @@ extension SQLiteDatabase {
     ///
     /// The writer's `synchronous` is set for the strongest durability of the commit first: `NORMAL` for `.atomic` (a
     /// commit is atomic, not flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `keys`
-    /// from before it; once it committed, the cache forgets only the keys of the commit when it can tell that no other
-    /// connection committed (see ``ReadCache``).
+    /// from before it (see ``ReadCache``).
     ///
     /// - Throws: ``ReadOnlyRefusal``, before anything is opened, when the database is read-only; what `body` threw, or
     ///   the failure of the commit.
@@ -249,7 +248,7 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Commits `group` on the writer, then tells the read cache what it changed.
+    /// Commits `group` on the writer; the read cache forgets the keys it changed.
     private func commit(_ group: [GroupCommit.Write], on pool: DatabasePool) -> [(any Error)?] {
         let durability: Durability = group.contains { $0.durability == .flushed } ? .flushed : .atomic
         var keys: [ReadCache.Key]? = []
@@ -260,10 +259,7 @@ extension SQLiteDatabase {
             }
             keys?.append(contentsOf: written)
         }
-        // Without a watcher no read was made, and the cache holds nothing.
-        let watcher = reader.withLock { $0?.watcher }
-        var committed = false
-        defer { if !committed { cache.withLock { $0.forget(keys) } } }
+        defer { cache.withLock { $0.forget(keys) } }
         do {
             return try pool.writeWithoutTransaction { db in
                 try writerDurability.withLock { current in
@@ -273,16 +269,7 @@ extension SQLiteDatabase {
                     )
                     current = durability
                 }
-                let failures = GroupCommit.commit(group, on: db)
-                if let watcher {
-                    let watcherVersion = try watcher.unsafeRead(Self.dataVersion(of:))
-                    let writerVersion = try Self.dataVersion(of: db)
-                    cache.withLock {
-                        $0.committed(changing: keys, watcherVersion: watcherVersion, writerVersion: writerVersion)
-                    }
-                    committed = true
-                }
-                return failures
+                return GroupCommit.commit(group, on: db)
             }
         } catch {
             return group.map { _ in error }
