@@ -60,7 +60,8 @@ public struct KVKey<Value: Codable & Sendable>: Sendable {
         self.key = key
         self.migrations = migrations
         var names = [key]
-        for name in migrations.compactMap(\.oldKey) where !names.contains(name) { names.append(name) }
+        // A closure, not `\.oldKey`: a key path of a generic type is made again at run time for every key.
+        for name in migrations.compactMap({ $0.oldKey }) where !names.contains(name) { names.append(name) }
         self.storedNames = names
         self.hasMigrations = !migrations.isEmpty
     }
