@@ -2,6 +2,12 @@ internal import ForgeKVStore
 internal import Foundation
 internal import GRDB
 
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+@preconcurrency internal import Glibc
+#endif
+
 /// The queue of a database's writes: the writes that arrive while a commit is in flight go into the next transaction
 /// together (group commit), so that many writers share one commit, and one flush of the log at `.flushed`.
 ///
@@ -54,6 +60,9 @@ final class GroupCommit: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Write] = []
     private var isLeading = false
+    /// The thread that commits the group in flight: a write it starts from inside a write's statements (a callback)
+    /// would wait for itself.
+    private var leader: pthread_t?
 
     /// How many writes wait for a commit to take them: for a test that queues writes behind a commit in flight.
     var waitingCount: Int {
@@ -68,6 +77,10 @@ final class GroupCommit: @unchecked Sendable {
     /// - Throws: What `write` failed with, or the failure of the commit that held it.
     func run(_ write: Write, commit: ([Write]) -> [(any Error)?]) throws {
         condition.lock()
+        if let leader, pthread_equal(leader, pthread_self()) != 0 {
+            condition.unlock()
+            preconditionFailure("a write of a SQLiteDatabase was started from inside another write of it")
+        }
         queue.append(write)
         if isLeading {
             while case .waiting = write.outcome { condition.wait() }
@@ -78,9 +91,15 @@ final class GroupCommit: @unchecked Sendable {
         if case .leading = write.outcome {
             let group = queue
             queue.removeAll()
+            leader = pthread_self()
             condition.unlock()
             let failures = commit(group)
+            precondition(
+                failures.count == group.count,
+                "a commit gave \(failures.count) outcomes for \(group.count) writes"
+            )
             condition.lock()
+            leader = nil
             for (queued, failure) in zip(group, failures) {
                 queued.outcome = failure.map(Outcome.failed) ?? .committed
             }
@@ -100,6 +119,9 @@ final class GroupCommit: @unchecked Sendable {
 extension GroupCommit {
     /// Commits `group` on the writer connection `db`, in order: a write alone as it is (one statement by itself, or in
     /// a transaction), several in one immediate transaction, each in a savepoint of its own.
+    ///
+    /// When SQLite rolls the whole transaction back by itself on a write's failure (it may on a full disk or an I/O
+    /// error), the writes before it are gone too: that write fails, and the others are committed again without it.
     ///
     /// - Returns: For each write, nil or the error it failed with; every write has the error of a failed commit.
     static func commit(_ group: [Write], on db: Database) -> [(any Error)?] {
@@ -125,17 +147,29 @@ extension GroupCommit {
                         }
                         failures.append(nil)
                     } catch {
-                        // SQLite rolls a whole transaction back by itself on some failures (a full disk, an I/O
-                        // error): the writes before this one are gone too, and the group fails.
-                        guard db.isInsideTransaction else { throw error }
+                        guard db.isInsideTransaction else {
+                            throw RolledBack(index: failures.count, error: error)
+                        }
                         failures.append(error)
                     }
                 }
                 return .commit
             }
             return failures
+        } catch let rolledBack as RolledBack {
+            var others = group
+            others.remove(at: rolledBack.index)
+            var failures = commit(others, on: db)
+            failures.insert(rolledBack.error, at: rolledBack.index)
+            return failures
         } catch {
             return group.map { _ in error }
         }
+    }
+
+    /// The transaction of a group that SQLite rolled back by itself when the write at `index` failed with `error`.
+    private struct RolledBack: Error {
+        let index: Int
+        let error: any Error
     }
 }

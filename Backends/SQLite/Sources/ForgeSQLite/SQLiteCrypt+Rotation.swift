@@ -81,7 +81,8 @@ extension SQLiteCrypt: MasterKeyRotating {
         from expected: Data,
         progress: (MasterKeyRotationStep) -> Void
     ) throws {
-        try database.write(durability, changing: nil) { db in
+        // Alone, on the caller's thread: `progress` is told there.
+        try database.write(durability, changing: nil, alone: true) { db in
             try rotation.checkStart(
                 header: SQLiteCryptTable.header(of: storedNamespace, in: db),
                 expected: expected,

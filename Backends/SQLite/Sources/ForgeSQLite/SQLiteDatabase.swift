@@ -6,7 +6,8 @@ internal import GRDB
 ///
 /// Any number of stores, of any namespaces, share one database: each keeps its rows apart by its namespace. The
 /// database opens on the first call of a store (or on ``prepare()``), in WAL mode, with one connection that writes and
-/// a few that read, so reads run beside a write. Other processes, and other `SQLiteDatabase`s on the same file, see
+/// others that read, so reads run beside a write: the key-value stores' reads on one connection that also watches the
+/// file for other connections' commits, the other reads on a few. Other processes, and other `SQLiteDatabase`s on the same file, see
 /// every write once it returns. At shutdown, ``close()`` closes it.
 ///
 /// ```swift
@@ -221,12 +222,17 @@ extension SQLiteDatabase {
     /// commit is atomic, not flushed), `FULL` for `.flushed` (a commit flushes the log). No read keeps a value of `keys`
     /// from before it (see ``ReadCache``).
     ///
+    /// With `alone`, the write is committed by itself on the caller's thread, as every write was before group commit:
+    /// for a write whose statements call back (a rotation's progress, which the caller's thread is promised) or must
+    /// commit with its own durability only.
+    ///
     /// - Throws: ``ReadOnlyRefusal``, before anything is opened, when the database is read-only; what `body` threw, or
     ///   the failure of the commit.
     func write<Result>(
         _ durability: Durability,
         changing keys: [ReadCache.Key]?,
         isOneStatement: Bool = false,
+        alone: Bool = false,
         _ body: (Database) throws -> Result
     ) throws -> Result {
         try refuseWritesIfReadOnly()
@@ -237,11 +243,15 @@ extension SQLiteDatabase {
             let write = GroupCommit.Write(durability: durability, keys: keys, isOneStatement: isOneStatement) { db in
                 result.value = try body(db)
             }
-            try writes.run(write) { group in commit(group, on: pool) }
+            if alone {
+                if let failure = commit([write], on: pool).first ?? nil { throw failure }
+            } else {
+                try writes.run(write) { group in commit(group, on: pool) }
+            }
             guard let value = result.value else {
                 throw SQLiteStoreError.openFailed(
                     path: path,
-                    underlying: .other("a write was committed without running")
+                    underlying: .other("a write returned without running its statements (a defect of ForgeSQLite)")
                 )
             }
             return value
@@ -297,8 +307,9 @@ extension SQLiteDatabase {
     /// none, a read-only one, which makes none).
     func holdsTable(_ table: String, in db: Database) throws -> Bool {
         if tablesKnown.withLock({ $0 }) { return true }
+        if try db.tableExists(table) { return true }
         // Another connection may have made it since this one last looked: GRDB's schema cache of the watching
-        // connection, which reads outside a pool, is not cleared for us.
+        // connection, which reads outside a pool, is not cleared for us (clearing it drops its statements too).
         db.clearSchemaCache()
         return try db.tableExists(table)
     }
@@ -363,9 +374,8 @@ extension SQLiteDatabase {
                 current = true
             }
             if current, !isReadOnly { tablesKnown.withLock { $0 = true } }
-            var watching = Configuration()
+            var watching = configuration(readOnly: true, label: "ForgeSQLite.watcher")
             watching.readonly = true
-            watching.label = "ForgeSQLite.watcher"
             let watcher = try DatabaseQueue(path: path, configuration: watching)
             return ReadConnections(pool: pool, watcher: watcher)
         } catch let error as SQLiteStoreError {

@@ -24,7 +24,8 @@ extension SQLiteDatabase {
     ///   read-only database has no writer), ``SQLiteStoreError/closed(path:)`` after ``close()``.
     public func writerSettings(for durability: Durability) throws -> SQLiteWriterSettings {
         do {
-            return try write(durability, changing: nil) { db in
+            // Alone: grouped with a `.flushed` write, an `.atomic` one commits with `FULL`.
+            return try write(durability, changing: nil, alone: true) { db in
                 SQLiteWriterSettings(
                     journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
                     synchronous: try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1

@@ -93,3 +93,58 @@ struct GroupCommitTests {
         #expect(Set(committed.last ?? []) == ["second", "refused", "fourth"])
     }
 }
+
+/// What a group does when SQLite rolls its whole transaction back by itself, and writes that must run alone.
+struct GroupCommitRollbackTests {
+    private struct Refused: Error {}
+
+    /// A write that fails after rolling the transaction back, as SQLite may on a full disk or an I/O error: it fails,
+    /// and the writes before and after it are committed again without it.
+    @Test func theOthersOfAGroupThatSQLiteRolledBackAreCommittedWithoutTheFailingWrite() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in try db.execute(sql: "CREATE TABLE t (name TEXT)") }
+        let inserting = { (name: String) in
+            GroupCommit.Write(durability: .atomic, keys: [], isOneStatement: true) { db in
+                try db.execute(sql: "INSERT INTO t (name) VALUES (?)", arguments: [name])
+            }
+        }
+        let rollingBack = GroupCommit.Write(durability: .atomic, keys: [], isOneStatement: true) { db in
+            try db.execute(sql: "INSERT INTO t (name) VALUES ('lost')")
+            try db.execute(sql: "ROLLBACK")
+            throw Refused()
+        }
+
+        let failures = database.writeWithoutTransaction { db in
+            GroupCommit.commit([inserting("a"), rollingBack, inserting("c")], on: db)
+        }
+
+        #expect(failures.map { $0 == nil } == [true, false, true])
+        #expect(
+            try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name") } == ["a", "c"]
+        )
+    }
+
+    /// A rotation's progress is told on the caller's thread, whatever other threads write meanwhile: it runs alone.
+    @Test func aRotationsProgressIsToldOnTheCallersThread() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let secrets = SQLiteCrypt(database: database, namespace: "auth", masterKey: testMasterKey(1))
+            let settings = SQLiteKVStore(database: database, namespace: "settings")
+            for index in 0..<50 { try secrets.set("s3cr3t", for: CryptKey<String>(key: "token-\(index)")) }
+
+            let threads = try await onOwnThread { () -> Set<String> in
+                let caller = "\(pthread_self())"
+                let writer = Thread {
+                    for index in 0..<200 { try? settings.set(KVKey<Int>("count"), value: index) }
+                }
+                writer.start()
+                let told = Locked<Set<String>>([])
+                _ = try secrets.rotateMasterKey(to: testMasterKey(2)) { _ in
+                    told.withLock { _ = $0.insert("\(pthread_self())" == caller ? "caller" : "other") }
+                }
+                return told.withLock { $0 }
+            }
+            #expect(threads == ["caller"])
+        }
+    }
+}

@@ -38,8 +38,7 @@ struct SQLiteReadCacheTests {
         }
     }
 
-    /// The database's own writes forget only their keys; another connection's write between two of them still empties
-    /// the cache.
+    /// Another connection's write between two of the database's own writes is seen by the next read.
     @Test func anotherConnectionsWriteBetweenOwnWritesIsSeen() async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)
