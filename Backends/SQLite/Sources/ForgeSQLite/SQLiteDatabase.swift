@@ -86,7 +86,7 @@ public final class SQLiteDatabase: Sendable {
     /// The observers of the stores' changes, and the watch of the file while there are any.
     let changes = DatabaseChanges()
     /// The writes waiting for the writer, committed together.
-    private let writes = GroupCommit()
+    let writes = GroupCommit()
 
     /// Creates the database of `fileURL`; nothing is opened until the first call.
     ///

@@ -148,3 +148,79 @@ struct GroupCommitRollbackTests {
         }
     }
 }
+
+/// Groups of the stores' own writes: a first write holds the writer until the others are queued behind it, so that they
+/// are committed as one group.
+struct GroupCommitOfStoresTests {
+    /// Runs `queued` on threads of their own while a first write holds the writer, until all of them wait behind it;
+    /// returns what each returned, in order.
+    private static func grouped<Value: Sendable>(
+        on database: SQLiteDatabase,
+        _ queued: [@Sendable () throws -> Value]
+    ) async throws -> [Result<Value, any Error>] {
+        let held = Locked(false)
+        async let first: Void = onOwnThread {
+            try database.write(.atomic, changing: []) { _ in
+                held.withLock { $0 = true }
+                while database.writes.waitingCount < queued.count { sched_yield() }
+            }
+        }
+        while !held.withLock({ $0 }) { await Task.yield() }
+        let results = try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { tasks in
+            for (index, body) in queued.enumerated() {
+                tasks.addTask { (index, try await onOwnThread { Result { try body() } }) }
+            }
+            return try await tasks.reduce(into: [Int: Result<Value, any Error>]()) { $0[$1.0] = $1.1 }
+        }
+        try await first
+        return queued.indices.compactMap { results[$0] }
+    }
+
+    @Test func aGroupWithAFlushedWriteIsCommittedFlushed() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            try database.prepare()
+            let results = try await Self.grouped(
+                on: database,
+                [
+                    { @Sendable in try database.write(.flushed, changing: []) { _ in 0 } },
+                    { @Sendable in
+                        try database.write(.atomic, changing: []) { db in
+                            try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+                        }
+                    },
+                ]
+            )
+            #expect(try results[1].get() == 2)  // FULL: the group holds a flushed write
+        }
+    }
+
+    @Test func aWriteThatFailsInAGroupFailsWithItsOwnStoresErrorAndTheOthersCommit() async throws {
+        try await withTemporaryFolder { folder in
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let settings = SQLiteKVStore(database: database, namespace: "settings")
+            let files = SQLiteFileStore(database: database, namespace: "files")
+            let secrets = SQLiteCrypt(database: database, namespace: "auth", masterKey: testMasterKey(1))
+            try files.write(Data("old".utf8), at: StoredFilePath(validating: "a.txt"), replacing: true)
+            try secrets.set("s3cr3t", for: CryptKey<String>(key: "token"))
+
+            let results = try await Self.grouped(
+                on: database,
+                [
+                    { @Sendable in try settings.set(KVKey<Int>("count"), value: 1) },
+                    { @Sendable in
+                        try files.write(Data("new".utf8), at: StoredFilePath(validating: "a.txt"), replacing: false)
+                    },
+                    { @Sendable in try secrets.set("n3w", for: CryptKey<String>(key: "token")) },
+                ]
+            )
+
+            #expect((try? results[0].get()) != nil)
+            #expect(throws: FileStoreError.alreadyExists(path: "a.txt")) { try results[1].get() }
+            #expect((try? results[2].get()) != nil)
+            #expect(settings.get(KVKey<Int>("count")) == 1)
+            #expect(try files.contents(at: StoredFilePath(validating: "a.txt")) == Data("old".utf8))
+            #expect(try secrets.get(CryptKey<String>(key: "token")) == "n3w")
+        }
+    }
+}
