@@ -117,31 +117,15 @@ final class SQLiteFixture {
                     Side(name: "GRDB") { blackHole(try self.grdb.get(key.key)) },
                 ]
             ),
-            Pair(
-                group: "get, after another connection wrote",
-                batch: 300,
-                rounds: 15,
-                sides: [
-                    Side(name: "ours", prepare: { try self.otherConnection.set(other, value: .otherSample) }) {
-                        blackHole(self.atomic.get(key))
-                    },
-                    Side(name: "GRDB", prepare: { try self.grdbOtherConnection.set(other.key, .otherSample) }) {
-                        blackHole(try self.grdb.get(key.key))
-                    },
-                ]
+            readAfterWrite(
+                "get, after another connection wrote",
+                ours: { try self.otherConnection.set(other, value: .otherSample) },
+                grdb: { try self.grdbOtherConnection.set(other.key, .otherSample) }
             ),
-            Pair(
-                group: "get, after our own set of another key",
-                batch: 300,
-                rounds: 15,
-                sides: [
-                    Side(name: "ours", prepare: { try self.atomic.set(other, value: .otherSample) }) {
-                        blackHole(self.atomic.get(key))
-                    },
-                    Side(name: "GRDB", prepare: { try self.grdb.set(other.key, .otherSample) }) {
-                        blackHole(try self.grdb.get(key.key))
-                    },
-                ]
+            readAfterWrite(
+                "get, after our own set of another key",
+                ours: { try self.atomic.set(other, value: .otherSample) },
+                grdb: { try self.grdb.set(other.key, .otherSample) }
             ),
             Pair(
                 group: "set, .atomic (synchronous = NORMAL)",
@@ -164,6 +148,25 @@ final class SQLiteFixture {
                 ]
             ),
         ]
+    }
+
+    /// A read of the profile after each side's write of another key, the write not timed: the read the cache cannot
+    /// answer.
+    private func readAfterWrite(
+        _ group: String,
+        ours: @escaping @MainActor () throws -> Void,
+        grdb: @escaping @MainActor () throws -> Void
+    ) -> Pair {
+        let key = Self.profileKey
+        return Pair(
+            group: group,
+            batch: 300,
+            rounds: 15,
+            sides: [
+                Side(name: "ours", prepare: ours) { blackHole(self.atomic.get(key)) },
+                Side(name: "GRDB", prepare: grdb) { blackHole(try self.grdb.get(key.key)) },
+            ]
+        )
     }
 
     /// Transactions, listings and removals of many keys.

@@ -11,7 +11,7 @@ internal import Foundation
 ///
 /// A commit of the database's own writer empties the cache too, at the next read: telling it apart from another
 /// connection's would take two more statements per write (the watcher's version and the writer's, read after each
-/// commit), which made a `set` 1.3x GRDB's, for a read after it that costs one statement on the watcher anyway.
+/// commit), which made a `set` slower than GRDB's, for a read after it that costs one statement on the watcher anyway.
 struct ReadCache {
     /// A row's place: the stored namespace and name.
     struct Key: Hashable {
@@ -26,6 +26,7 @@ struct ReadCache {
     private(set) var generation: UInt64 = 0
     /// The values read, nil for a name that held none.
     private var values: [Key: KVStoredValue?] = [:]
+
     /// The cached value of `key` under `dataVersion` (emptying the cache first when the version moved), or nil when
     /// it must be read.
     mutating func value(for key: Key, dataVersion: Int64) -> KVStoredValue?? {

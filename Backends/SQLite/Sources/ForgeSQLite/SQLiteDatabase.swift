@@ -7,8 +7,8 @@ internal import GRDB
 /// Any number of stores, of any namespaces, share one database: each keeps its rows apart by its namespace. The
 /// database opens on the first call of a store (or on ``prepare()``), in WAL mode, with one connection that writes and
 /// others that read, so reads run beside a write: the key-value stores' reads on one connection that also watches the
-/// file for other connections' commits, the other reads on a few. Other processes, and other `SQLiteDatabase`s on the same file, see
-/// every write once it returns. At shutdown, ``close()`` closes it.
+/// file for other connections' commits, the other reads on a few. Other processes, and other `SQLiteDatabase`s on the
+/// same file, see every write once it returns. At shutdown, ``close()`` closes it.
 ///
 /// ```swift
 /// let database = SQLiteDatabase(fileURL: folder.appendingPathComponent("taskflow.sqlite"))

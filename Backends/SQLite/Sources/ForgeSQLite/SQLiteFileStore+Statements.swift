@@ -125,23 +125,24 @@ extension SQLiteFileStore {
             db.cachedStatement(sql: SQLiteFileTable.selectFile),
             arguments: [storedNamespace, SQLiteFileTable.stored(path.string)]
         )
-        var data: Data?
-        var expected = 0
+        // The file's size, from its first row; nil while no row was read, and when there is none.
+        var size: Int?
+        var data = Data()
         while let row = try rows.next() {
-            if data == nil {
-                let size: Int64 = row[0]
-                guard let count = Int(exactly: size), count >= 0 else { throw damaged(size, 0) }
-                expected = count
-                data = Data(capacity: count)
+            if size == nil {
+                let stored: Int64 = row[0]
+                guard let count = Int(exactly: stored), count >= 0 else { throw damaged(stored, 0) }
+                size = count
+                data.reserveCapacity(count)
             }
             try row.withUnsafeData(atIndex: 1) { chunk in
-                guard let chunk else { return }
-                let count = data?.count ?? 0
-                guard count + chunk.count <= expected else { throw damaged(Int64(expected), count + chunk.count) }
-                data?.append(chunk)
+                guard let chunk, let size else { return }
+                guard data.count + chunk.count <= size else { throw damaged(Int64(size), data.count + chunk.count) }
+                data.append(chunk)
             }
         }
-        if let data, data.count != expected { throw damaged(Int64(expected), data.count) }
+        guard let size else { return nil }
+        guard data.count == size else { throw damaged(Int64(size), data.count) }
         return data
     }
 
