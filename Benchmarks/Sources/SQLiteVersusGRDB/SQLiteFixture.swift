@@ -70,7 +70,19 @@ final class SQLiteFixture {
         try grdbListed.set(listedKeys.map(\.key), .sample)
         // Each database read once, as an app reads before it writes: its reading connections are open.
         for store in [atomic, flushed, otherConnection, listed, removed] { _ = store.get(Self.profileKey) }
+        // The files the loads read, so that a load pair runs without its save pair (`--only`).
+        for size in Self.fileSizes {
+            let data = Data(repeating: 0xA5, count: size)
+            try files.write(data, at: StoredFilePath(validating: Self.filePath(size)), replacing: true)
+            try grdb.save(data, to: Self.filePath(size))
+        }
     }
+
+    /// The sizes of the files saved and loaded: 1 KiB and 1 MiB.
+    static let fileSizes = [1 << 10, 1 << 20]
+
+    /// The path of the file of `size` bytes, on both sides.
+    static func filePath(_ size: Int) -> String { "doc-\(size).bin" }
 
     /// Both writers' journal mode and `synchronous` level at each durability, read back, as a line to print.
     ///
@@ -263,10 +275,11 @@ final class SQLiteFixture {
 
     /// Files of 1 KiB and 1 MiB saved and loaded, beside a GRDB blob row.
     private func filePairs() -> [Pair] {
-        [(1 << 10, "1 KiB", 300), (1 << 20, "1 MiB", 10)]
-            .flatMap { size, label, batch in
+        zip(Self.fileSizes, [("1 KiB", 300), ("1 MiB", 10)])
+            .flatMap { size, labelAndBatch in
+                let (label, batch) = labelAndBatch
                 let data = Data(repeating: 0xA5, count: size)
-                let path = "doc-\(size).bin"
+                let path = Self.filePath(size)
                 return [
                     Pair(
                         group: "SQLiteFileStore save, \(label)",
