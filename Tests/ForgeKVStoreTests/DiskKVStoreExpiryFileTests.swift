@@ -19,7 +19,7 @@ struct DiskKVStoreExpiryFileTests {
         String(decoding: try Data(contentsOf: try #require(store.fileURL(for: key))), as: UTF8.self)
     }
 
-    /// The names of the key files in `store`'s folder: the `.forge-lifetimes` marker beside them left out.
+    /// The names of the key files in `store`'s folder: the `.forge-lifetimes` index beside them left out.
     private func keyFiles(of store: DiskKVStore) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: store.folderURL.path).filter { $0.hasSuffix(".json") }
     }

@@ -31,8 +31,9 @@ struct DiskKVStorePastLifetimeTests {
             let kept = KVKey<String>("kept")
             try store.set(kept, value: "kept")
             let file = try #require(store.fileURL(for: stale))
-            // As that process's store does: the marker first, then the file.
-            try Data().write(to: store.folderURL.appendingPathComponent(".forge-lifetimes"))
+            // As that process's store does: the file named in the index of lifetimes first, then the file.
+            try Data("forge-lifetimes 1 other-process\n1767225599000 stale.json\n".utf8)
+                .write(to: store.folderURL.appendingPathComponent(".forge-lifetimes"))
             try Data("#expires 1767225599000\n\"stale\"".utf8).write(to: file)
 
             #expect(try store.keys() == [kept.key])

@@ -17,6 +17,9 @@ import Foundation
 //
 //     swift run -c release SQLiteVersusGRDB [--runs N] [--output FILE.md] [--only OPERATION]
 //
+// Then DiskKVStore's lifetimes (DiskLifetimesFixture): keys(), contains and reclaims in folders of 1,000 to 50,000
+// keys with one value with a lifetime, beside the same folders without one.
+//
 // It prints a table; with --output it writes it, with the machine and date, to FILE.md (scripts/benchmarks writes
 // Benchmarks/Results/sqlite-vs-grdb.md).
 
@@ -41,8 +44,9 @@ struct SQLiteVersusGRDB {
             let fixture = try SQLiteFixture(folder: Scratch.folder("sqlite-versus-grdb"))
             settings = try fixture.checkedSettings()
             print(settings)
+            let lifetimes = try DiskLifetimesFixture(folder: Scratch.folder("disk-lifetimes"))
             var results: [PairResult] = []
-            for pair in fixture.pairs() where options.only.map(pair.group.hasPrefix) ?? true {
+            for pair in fixture.pairs() + lifetimes.pairs() where options.only.map(pair.group.hasPrefix) ?? true {
                 let result = try await pair.measure(only: options.side)
                 print(Report.lines(for: [result]).joined(separator: "\n"))
                 results.append(result)

@@ -17,6 +17,36 @@ extension Descriptor {
         return try readToEnd(expecting: size)
     }
 
+    /// The regular file from `offset` to its end; empty when it ends before `offset`.
+    ///
+    /// For a file that only ever grows at its end: a reader that read it to some length reads only what came after.
+    package func readAll(from offset: Int) throws(FileSystemError) -> Data {
+        let size = try status(regularFile: true).size
+        guard size > offset else { return Data() }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw .current(.read, path: path) }
+        return try readToEnd(expecting: size - offset)
+    }
+
+    /// Up to `count` bytes of the file from `offset`: fewer where it ends.
+    package func readBytes(count: Int, at offset: Int) throws(FileSystemError) -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        while filled < count {
+            // `pread` fills the buffer in place, so it takes the buffer's address.
+            let result = data.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress.map { $0 + filled }, count - filled, off_t(offset + filled))
+            }
+            if result < 0 {
+                guard errno == EINTR else { throw .current(.read, path: path) }
+                continue
+            }
+            if result == 0 { break }
+            filled += result
+        }
+        data.count = filled
+        return data
+    }
+
     /// The file from its current position to its end, `size` being its size when it was last looked at.
     private func readToEnd(expecting size: Int) throws(FileSystemError) -> Data {
         // The buffer has a byte more than the size: a read that fills less than it asked has met the end (a regular

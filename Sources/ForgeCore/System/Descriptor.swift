@@ -38,6 +38,9 @@ package final class Descriptor {
         case createNew(permissions: UInt16)
         /// A lock file, created owner-only when missing.
         case lock
+        /// An existing file, to add to its end: every write lands after what is there, whoever else writes; a FIFO
+        /// planted in its place does not block the open.
+        case append
 
         /// The `open` flags, and the permissions of a file it creates.
         fileprivate var flags: (Int32, mode_t) {
@@ -46,6 +49,7 @@ package final class Descriptor {
             case .folder: (O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
             case .createNew(let permissions): (O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
             case .lock: (O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            case .append: (O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC, 0)
             }
         }
     }

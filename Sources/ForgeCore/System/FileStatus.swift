@@ -22,13 +22,17 @@ package struct FileStatus: Sendable, Equatable {
     package var modificationDate: Date
     /// The permission bits (`0o7777` of the mode).
     package var permissions: UInt16
+    /// The file it is and the state of its contents, when the status came from the system (nil when built from
+    /// parts).
+    package var version: FileVersion?
 
     /// A status from its parts.
-    package init(kind: Kind, size: Int, modificationDate: Date, permissions: UInt16) {
+    package init(kind: Kind, size: Int, modificationDate: Date, permissions: UInt16, version: FileVersion? = nil) {
         self.kind = kind
         self.size = size
         self.modificationDate = modificationDate
         self.permissions = permissions
+        self.version = version
     }
 
     /// The permission bits that let anyone but the owner read, write or search: `0o077`.

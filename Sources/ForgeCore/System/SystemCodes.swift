@@ -71,7 +71,7 @@ extension FileVersion {
 }
 
 extension FileStatus {
-    /// The kind, size, date and permissions in a file's `stat`.
+    /// The kind, size, date, permissions and version in a file's `stat`.
     init(_ info: stat) {
         let time = info.modificationTime
         let type = info.st_mode & S_IFMT
@@ -79,7 +79,8 @@ extension FileStatus {
             kind: type == S_IFREG ? .file : type == S_IFDIR ? .folder : type == S_IFLNK ? .symbolicLink : .other,
             size: Int(info.st_size),
             modificationDate: Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9),
-            permissions: UInt16(truncatingIfNeeded: info.st_mode & 0o7777)
+            permissions: UInt16(truncatingIfNeeded: info.st_mode & 0o7777),
+            version: FileVersion(info)
         )
     }
 }

@@ -16,7 +16,9 @@ extension DiskKVStore {
     /// that reads as nil); without it, only the files of keys too long for a name are read.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
-    func listedKeys(liveAt date: Date? = nil) throws -> [String] {
+    /// With `readingOnly`, only those of the files of keys that fit a file name are read for their header: the files
+    /// that the index of lifetimes says may have expired.
+    func listedKeys(liveAt date: Date? = nil, readingOnly mayHaveExpired: Set<String>? = nil) throws -> [String] {
         let entries: [FolderEntry]
         do {
             entries = try folder.list()
@@ -36,7 +38,9 @@ extension DiskKVStore {
                 else { continue }
                 keys.append(FileNameEncoding.canonicalForm(of: key))
             } else if let key = KeyFileName.key(ofExactName: entry.name) {
-                if let date, fileHasExpired(entry.name, at: date) { continue }
+                if let date, mayHaveExpired?.contains(entry.name) ?? true, fileHasExpired(entry.name, at: date) {
+                    continue
+                }
                 keys.append(key)
             }
         }

@@ -2,37 +2,52 @@ public import Foundation
 internal import ForgeCore
 
 /// What ``DiskKVStore`` adds to the lifetimes written once above ``KVBackend``: a value's expiration date is in its
-/// file (`ExpiryHeader`), so the questions a `stat` or a listing answered without lifetimes read the files, but only
-/// in a folder that holds the marker file `.forge-lifetimes` (a value with a lifetime was written there): in any other
-/// folder each first looks for the marker, with one `stat`, and then answers as a store without lifetimes does. The
-/// marker's documentation says why that holds while other instances and processes write and remove.
+/// file (`ExpiryHeader`), and the folder's index of lifetimes, `.forge-lifetimes` (`LifetimesIndex`), names the files
+/// that hold one and from when each may have expired. A folder without the index holds no lifetime: each question
+/// first looks for it, with the one `stat` it asks anyway, and then answers as a store without lifetimes does. In a
+/// folder with it, only the files that may have expired are read; the index's documentation says why that holds while
+/// other instances and processes write and remove.
 extension DiskKVStore {
     /// The keys whose value has not expired at `date`.
     ///
-    /// In a folder without the marker file (`.forge-lifetimes`), the folder's listing, as ``storedNames()`` gives it.
-    /// Otherwise the listing, then every key file read, whole, for its header (values are small; a folder of n keys
-    /// costs n reads). A file that cannot be read, or whose header is damaged, is listed: its key holds a value, one
-    /// that reads as nil.
+    /// In a folder without the index of lifetimes (`.forge-lifetimes`), the folder's listing, as ``storedNames()``
+    /// gives it. Otherwise the listing, then the files that the index says may have expired by `date`, read for their
+    /// header (the index itself is read only where it grew since this instance last read it). With a damaged index,
+    /// every key file is read. A file that cannot be read, or whose header is damaged, is listed: its key holds a
+    /// value, one that reads as nil.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
     public func storedNames(liveAt date: Date) throws -> [String] {
-        try listedKeys(liveAt: mayHoldLifetimes ? date : nil)
+        switch lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0]) {
+        case .none:
+            return try listedKeys()
+        case .indexed(let index):
+            let mayHaveExpired = index.filesThatMayHaveExpired(by: Self.milliseconds(of: date))
+            return try listedKeys(liveAt: date, readingOnly: Set(mayHaveExpired))
+        case .unknown:
+            return try listedKeys(liveAt: date)
+        }
     }
 
     /// Whether `name` holds a value that has not expired at `date`.
     ///
-    /// In a folder without the marker file (`.forge-lifetimes`), whether `name` has a file, as ``hasValue(named:)``
-    /// tells with a `stat`: for a name that fits a file name, the marker and the file are looked for through one open
-    /// of the folder. Otherwise its file is read, since a `stat` cannot tell; when the read fails, whether a regular
-    /// file is there.
+    /// For a name that fits a file name, the index of lifetimes (`.forge-lifetimes`) and the key's file are looked for
+    /// through one open of the folder. Without a file, false; without the index, or when the index says the file holds
+    /// no lifetime that may have expired by `date`, true. Otherwise its file is read, since a `stat` cannot tell; when
+    /// the read fails, whether a regular file is there.
     public func hasValue(named name: String, liveAt date: Date) -> Bool {
         if case .exact(let fileName) = KeyFileName(key: name) {
-            // The marker first: a lifetime written meanwhile makes it before its file.
-            let statuses = folder.statuses(of: [LifetimesMarker.name, fileName])
+            // The index first: a lifetime written meanwhile is named there before its file is written.
+            let statuses = folder.statuses(of: [LifetimesIndex.name, fileName])
             guard (try? statuses[1].get())?.kind == .file else { return false }
-            guard Self.mayHoldLifetimes(markerStatus: statuses[0]) else { return true }
-        } else {
-            guard mayHoldLifetimes else { return hasValue(named: name) }
+            switch lifetimes(indexStatus: statuses[0]) {
+            case .none: return true
+            case .indexed(let index):
+                guard index.mayHaveExpired(fileName, by: Self.milliseconds(of: date)) else { return true }
+            case .unknown: break
+            }
+        } else if case .none = lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0]) {
+            return hasValue(named: name)
         }
         switch Result(catching: { try storedValue(named: name) }) {
         case .success(let value): return value.map { !$0.isExpired(at: date) } ?? false
@@ -40,29 +55,48 @@ extension DiskKVStore {
         }
     }
 
-    /// Whether the folder holds the marker file (`.forge-lifetimes`), or may: one `stat`, and true when it fails other
-    /// than for "nothing there", so a store that cannot tell takes the long way, which is always right.
-    var mayHoldLifetimes: Bool {
-        Self.mayHoldLifetimes(markerStatus: folder.statuses(of: [LifetimesMarker.name])[0])
+    /// What the folder says of lifetimes, its index of lifetimes having the status `indexStatus`.
+    enum Lifetimes {
+        /// No index: no value in the folder has a lifetime.
+        case none
+        /// The index, to be trusted.
+        case indexed(LifetimesIndex)
+        /// An index that is damaged, or cannot be read or looked at: any file may hold a lifetime.
+        case unknown
     }
 
-    /// Whether a folder whose marker file (`.forge-lifetimes`) has the status `markerStatus` holds the marker, or may.
-    private static func mayHoldLifetimes(markerStatus: Result<FileStatus?, FileSystemError>) -> Bool {
-        switch markerStatus {
-        case .success(let status): status != nil
-        case .failure(let error): !error.isNotFound
+    /// What the folder says of lifetimes, its index having the status `indexStatus`: read through this instance's
+    /// cache, so an index unchanged since the last call is not read again.
+    func lifetimes(indexStatus: Result<FileStatus?, FileSystemError>) -> Lifetimes {
+        switch indexStatus {
+        case .success(nil): return .none
+        case .failure(let error): return error.isNotFound ? .none : .unknown
+        case .success(let status?):
+            guard status.kind == .file, let version = status.version,
+                let index = lifetimes.index(in: folder, version: version)
+            else { return .unknown }
+            return .indexed(index)
         }
+    }
+
+    /// `date` in whole milliseconds since 1970, rounded up: a file whose index date is at most this may have expired
+    /// by `date` (its header, read, decides).
+    static func milliseconds(of date: Date) -> Int64 {
+        KVStoredValue.milliseconds(of: date, rounding: .up)
     }
 
     /// Removes up to `limit` values that have expired at `date`, and returns their keys; none when `limit` is 0 or
     /// less.
     ///
-    /// In a folder without the marker file (`.forge-lifetimes`) there is nothing to remove: the call costs one `stat`
-    /// and returns no key. Otherwise each call lists the folder and reads key files, in the listing's order, until it
-    /// has found `limit` expired ones, so a call costs a listing and up to one read per key. Each file is checked and
-    /// removed under the folder's exclusive lock, which every write and remove of this library's disk key-value stores
-    /// waits for: a value set again, or removed, by this process or another is never lost to the reclaim (a process of
-    /// a version before lifetimes takes no lock). A file that cannot be read is skipped.
+    /// In a folder without the index of lifetimes (`.forge-lifetimes`) there is nothing to remove: the call costs one
+    /// `stat` and returns no key, as it does when the index names no file that may have expired (read only where it
+    /// grew since this instance last read it). Otherwise, under the folder's exclusive lock, which every write and
+    /// remove of this library's disk key-value stores waits for, it reads the index again, reads the files it names
+    /// that may have expired, earliest first, removes those that have until it has removed `limit`, and writes the
+    /// index again without them: a value set again, or removed, by this process or another is never lost to the
+    /// reclaim (a process of a version before lifetimes takes no lock), and the call costs the index and the files that
+    /// may have expired. A damaged index is written again from every file in the folder, once. A file that cannot be
+    /// read is skipped.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed,
     ///   ``KVStoreError/removeFailed(key:underlying:)`` naming the key of an expired file that cannot be removed.
@@ -77,47 +111,20 @@ extension DiskKVStore {
         limit: Int,
         whenFound: (_ key: String) -> Void
     ) throws -> [String] {
-        guard limit > 0, mayHoldLifetimes else { return [] }
-        let entries: [FolderEntry]
+        guard limit > 0 else { return [] }
+        switch lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0]) {
+        case .none: return []
+        case .indexed(let index):
+            guard !index.filesThatMayHaveExpired(by: Self.milliseconds(of: date)).isEmpty || index.isWorthCompacting
+            else { return [] }
+        case .unknown: break
+        }
         do {
-            entries = try folder.list()
-        } catch {
+            return try folder.withExclusiveLock { locked in
+                try removeExpiredValues(in: locked, at: date, limit: limit, whenFound: whenFound)
+            } ?? []
+        } catch let error as FileSystemError {
             throw KVStoreError(listing: error)
         }
-        var removed: [String] = []
-        for entry in entries where entry.kind == .file && entry.name.hasSuffix(KeyFileName.fileExtension) {
-            guard removed.count < limit else { break }
-            let exactKey = KeyFileName.key(ofExactName: entry.name)
-            var key = exactKey
-            var found = false
-            do {
-                let wasRemoved = try folder.remove(entry.name) { data in
-                    guard let contents = ExpiryHeader.read(data), Self.hasExpired(contents, at: date),
-                        let holder = exactKey ?? longKey(in: contents.body, ofFile: entry.name)
-                    else { return false }
-                    key = holder
-                    if !found {
-                        found = true
-                        whenFound(holder)
-                    }
-                    return true
-                }
-                if wasRemoved, let key { removed.append(key) }
-            } catch  where error.operation == .open || error.operation == .read {
-                // Not readable, so not known to have expired: left as it is.
-                continue
-            } catch {
-                throw KVStoreError(error, removing: key ?? entry.name)
-            }
-        }
-        return removed
-    }
-
-    /// The key a long key's envelope `body` names, when `fileName` is one of that key's file names.
-    private func longKey(in body: Data, ofFile fileName: String) -> String? {
-        guard let key = Self.envelopeKey(in: body), KeyFileName(key: key).candidates.contains(fileName) else {
-            return nil
-        }
-        return FileNameEncoding.canonicalForm(of: key)
     }
 }

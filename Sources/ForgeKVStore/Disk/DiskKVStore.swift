@@ -53,14 +53,17 @@ internal import ForgeCore
 ///
 /// A store that never stores a lifetime pays nothing for them: `contains` asks only for the file's status, `keys()`
 /// only for the folder's listing, and a reclaim removes nothing and reads nothing, each after one `stat` that finds no
-/// marker file, `.forge-lifetimes`, in the folder. The first value stored with a lifetime, through any instance or
-/// process, writes that marker first (flushed with `Durability.flushed`), and from then on, since a `stat` cannot tell
-/// whether a value has expired, `contains` reads the key's file and `keys()` reads every file in the folder (whole:
-/// values are small). `reclaimExpiredValues(limit:)` then lists the folder and reads files until it has found `limit`
-/// expired ones; it removes each without ever removing a value set again meanwhile, by any process. The marker stays
-/// until ``removeAll()`` removes the folder with it. Its name ends in no `.json`, so it is never a key. Each write of a
-/// lifetime checks the marker is there (a `stat` before the file, one after), so a value with a lifetime never stays in
-/// a folder without one, whatever other processes remove meanwhile.
+/// file `.forge-lifetimes` in the folder. The first value stored with a lifetime, through any instance or process,
+/// makes that file, an index of the files that hold a lifetime and when each expires, and every write of a lifetime
+/// adds a line to it before writing its value (flushed first with `Durability.flushed`). From then on `contains` and
+/// `keys()` read the index (only what was added since this instance last read it) and then only the files that may
+/// have expired; `reclaimExpiredValues(limit:)` reads and removes only those, and writes the index again without them,
+/// under the folder's exclusive lock, so it never removes a value set again meanwhile, by any process. An index that
+/// is damaged is never trusted: every file is then read, as it would be without one, until the next reclaim writes it
+/// again from the files. It stays until ``removeAll()`` removes the folder with it. Its name ends in no `.json`, so it
+/// is never a key. With `Durability.atomic`, a power loss may keep a value's file without its line in the index: `get`
+/// still reads the value as expired, but `contains` and `keys()` count it, and no reclaim removes it, until it is set
+/// again or removed.
 public struct DiskKVStore: Sendable {
     /// The base folder the namespace folder lives in.
     public let directory: StorageDirectory
@@ -80,6 +83,8 @@ public struct DiskKVStore: Sendable {
 
     /// The folder, through which every read and write goes.
     let folder: StoreFolder
+    /// What this instance last read of the folder's index of lifetimes (`.forge-lifetimes`).
+    let lifetimes = LifetimesIndexCache()
 
     /// Creates a store for the files in `{directory}/{namespace}/`.
     ///
@@ -195,7 +200,7 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
                 ExpiryHeader.file(holding: value.json, expiresAtMilliseconds: expiresAt),
                 toFile: fileName,
                 for: name,
-                marked: expiresAt != nil
+                expiresAtMilliseconds: expiresAt
             )
         case .hashed(let fileNames):
             let data = ExpiryHeader.file(
@@ -212,7 +217,7 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
                         toFile: slot.name,
                         for: name,
                         replaceExisting: slot.replace,
-                        marked: expiresAt != nil
+                        expiresAtMilliseconds: expiresAt
                     )
                     return
                 } catch KVStoreError.writeFailed where !slot.replace && fileExists(slot.name) {
@@ -337,23 +342,24 @@ extension DiskKVStore {
 
     /// Writes `data` to the file `name` atomically, or throws ``KVStoreError/writeFailed(key:underlying:)``.
     ///
-    /// A file with a lifetime (`marked`) goes into a folder that holds the marker file (`.forge-lifetimes`), written
-    /// first when it has none.
+    /// A file with a lifetime (`expiresAtMilliseconds`) is first named in the folder's index of lifetimes
+    /// (`.forge-lifetimes`, made when the folder has none).
     private func write(
         _ data: Data,
         toFile name: String,
         for key: String,
         replaceExisting: Bool = true,
-        marked: Bool
+        expiresAtMilliseconds: Int64?
     ) throws {
         do {
-            if marked {
+            if let expiresAtMilliseconds {
                 try folder.write(
                     data,
                     as: name,
                     replacing: replaceExisting,
-                    besideMarker: LifetimesMarker.name,
-                    holding: LifetimesMarker.contents
+                    indexedIn: LifetimesIndex.name,
+                    entry: LifetimesIndex.entry(fileName: name, expiresAtMilliseconds: expiresAtMilliseconds),
+                    header: LifetimesIndex.newHeader()
                 )
             } else {
                 try folder.write(data, as: name, replacing: replaceExisting)

@@ -1,0 +1,65 @@
+package import Foundation
+
+extension StoreFolder {
+    /// Runs `body` with this folder open under its exclusive advisory lock, which every write and remove of a store
+    /// whose folder locks its changes (``Options/locksChanges``) waits for: nothing in the folder changes meanwhile but
+    /// what `body` changes. Returns nil, running nothing, when the folder does not exist.
+    ///
+    /// For a change made of several steps that must see one state of the folder: `DiskKVStore`'s reclaim, which reads
+    /// its index of lifetimes, removes the files that expired and writes the index again. A process of a library version
+    /// that did not lock its changes is not held back. Keep `body` short: every writer waits.
+    ///
+    /// - Throws: The error of opening the folder, or what `body` throws.
+    package func withExclusiveLock<Result>(_ body: (LockedFolder) throws -> Result) throws -> Result? {
+        let folder: Descriptor
+        do {
+            folder = try openRoot(creating: false)
+        } catch  where error.isNotFound {
+            return nil
+        }
+        _ = folder.lock(exclusive: true, waits: true)
+        return try body(LockedFolder(store: self, descriptor: folder))
+    }
+}
+
+/// A ``StoreFolder`` open under its exclusive advisory lock, for the time of ``StoreFolder/withExclusiveLock(_:)``: the
+/// files right in it, read, listed, removed and written through the descriptor that holds the lock.
+package struct LockedFolder {
+    /// The folder, for its options and the names it stores.
+    fileprivate let store: StoreFolder
+    /// The open folder that holds the lock.
+    fileprivate let descriptor: Descriptor
+
+    /// The regular file `name`; nil when nothing has that name. A folder or a link in its place fails the read
+    /// (`EISDIR`, `ELOOP`).
+    package func read(_ name: String) throws(FileSystemError) -> Data? {
+        store.options.accessLog?.recordRead()
+        do {
+            return try descriptor.openEntry(store.storedName(of: name, in: descriptor), .read).readAll()
+        } catch  where error.isMissing {
+            return nil
+        }
+    }
+
+    /// Removes the regular file `name`; false when there is none. Anything else in its place fails and stays.
+    package func remove(_ name: String) throws(FileSystemError) -> Bool {
+        do {
+            try descriptor.remove(store.storedName(of: name, in: descriptor), kinds: [.file])
+            return true
+        } catch  where error.isMissing {
+            return false
+        }
+    }
+
+    /// Writes `data` as the file `name`, atomically, replacing the file there (flushed when the folder's durability
+    /// is `.flushed`).
+    package func write(_ data: Data, as name: String) throws(FileSystemError) {
+        try store.write(data, as: store.storedName(of: name, in: descriptor), into: descriptor, replacing: true)
+    }
+
+    /// The files and folders in the folder, as ``StoreFolder/list(in:)`` lists them.
+    package func list() throws(FileSystemError) -> [FolderEntry] {
+        store.options.accessLog?.recordListing()
+        return try StoreFolder.listing(of: descriptor)
+    }
+}

@@ -1,0 +1,155 @@
+internal import Foundation
+
+/// The file `.forge-lifetimes` in a ``DiskKVStore``'s folder: which files may hold a value with a lifetime, and from
+/// when each may have expired, so that `contains`, `keys()` and a reclaim read only the files that may have expired.
+///
+/// ```
+/// forge-lifetimes 1 5F0C6A2E-93B1-4C5D-8E7A-2B1D0C9E8F7A
+/// 1767229200000 session.token.json
+/// 1767229260000 user%3a42.json
+/// ```
+///
+/// The first line names the format and this index (a new one gets a new identity, so a reader that read an index to
+/// some length can tell it still reads the same file). Then a line per write of a value with a lifetime: its
+/// expiration date in whole milliseconds since 1970, a space, its file's name. Each is added to the end, under the
+/// folder's shared lock, before the value's file is written (``StoreFolder``'s indexed write), so a file with an
+/// `ExpiryHeader` never stands in a folder whose index does not name it. A file named more than once may have expired
+/// from the earliest of its dates; a file no line names holds no lifetime. The file's own header stays the truth: a
+/// file that may have expired is read, and one set again without a lifetime, or removed, keeps its lines until a
+/// reclaim finds it.
+///
+/// A reclaim reads and writes the index under the folder's exclusive lock, which every write waits for: it reads the
+/// files that may have expired, removes those that have, and writes the index again, by rename, with one line per file
+/// still named (the earliest date it now may expire). A reclaim also writes it again when it has grown to more than
+/// twice the lines its files need, so a key set again and again with a lifetime does not grow it without end.
+///
+/// Why a reader may trust it without a lock, whatever other instances and processes do: a write adds its line before
+/// its file, so a reader that read the index before the line can count as live only a value written after it began,
+/// one as fresh as if the listing had run first (`get` always reads the file). A line cut short (a write that crashed
+/// midway, or one a reader meets midway) is left for the next read, and a line that is not an entry, a first line
+/// that is not this format's, or anything but a regular file under the name make the index damaged: readers then read
+/// every file, the long way, which is always right, and the next reclaim writes the index again from the files.
+/// `removeAll()` removes it with the folder; a folder emptied in place loses it with every file.
+///
+/// With `Durability.flushed` a line is flushed before its file is written, so an acknowledged value with a lifetime is
+/// named after a power loss. With `Durability.atomic` nothing is flushed and a power loss may keep a value's file but
+/// not its line: `get` then still reads it as expired, but `contains` and `keys()` count it until a `set` or `remove`
+/// replaces it, and no reclaim removes it.
+///
+/// The name ends in no `.json`, so no key file has it and every listing of keys skips it; it is not a temporary name,
+/// so the leftover sweep leaves it.
+struct LifetimesIndex: Sendable {
+    /// The index's name in the namespace folder.
+    static let name = ".forge-lifetimes"
+    /// How the first line starts: the format's name and version.
+    static let formatPrefix = Array("forge-lifetimes 1 ".utf8)
+    /// The most digits a date in a line holds: those of `Int64.min`, its sign apart.
+    private static let maximumDigits = 19
+
+    /// The first line, its end included.
+    private(set) var header: Data
+    /// Each file named, with the earliest date, in milliseconds since 1970, from which it may have expired.
+    private(set) var expirations: [String: Int64] = [:]
+    /// The earliest date of all; `Int64.max` when no file is named.
+    private(set) var earliest = Int64.max
+    /// How many entry lines were read.
+    private(set) var lineCount = 0
+    /// How many bytes were read: the first line and every whole entry line.
+    private(set) var length = 0
+
+    /// The first line of a new index, with an identity of its own.
+    static func newHeader() -> Data {
+        Data(formatPrefix) + Data("\(UUID().uuidString)\n".utf8)
+    }
+
+    /// The line that says the file `fileName` holds a value that expires `milliseconds` after 1970.
+    static func entry(fileName: String, expiresAtMilliseconds milliseconds: Int64) -> Data {
+        Data("\(milliseconds) \(fileName)\n".utf8)
+    }
+
+    /// The index in `data`, a whole index file; nil when it is damaged.
+    ///
+    /// A last line without its end is left unread: it is being written, or its writer crashed.
+    init?(parsing data: Data) {
+        guard data.starts(with: Self.formatPrefix), let headerEnd = data.firstIndex(of: UInt8(ascii: "\n")) else {
+            return nil
+        }
+        header = Data(data[...headerEnd])
+        length = header.count
+        guard add(parsing: data[data.index(after: headerEnd)...]) else { return nil }
+    }
+
+    /// An index that names the files in `expirations`, with a new first line.
+    init(naming expirations: [String: Int64]) {
+        header = Self.newHeader()
+        for (fileName, milliseconds) in expirations { note(fileName, expiresAt: milliseconds) }
+        lineCount = expirations.count
+    }
+
+    /// Reads the lines added after ``length``, `data` being the file from there on; false when one is damaged.
+    ///
+    /// A last line without its end is left unread, for the next read.
+    mutating func add(parsing data: Data.SubSequence) -> Bool {
+        var lineStart = data.startIndex
+        while let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            guard let (fileName, milliseconds) = Self.parseEntry(data[lineStart..<lineEnd]) else { return false }
+            note(fileName, expiresAt: milliseconds)
+            lineCount += 1
+            length += lineEnd - lineStart + 1
+            lineStart = data.index(after: lineEnd)
+        }
+        return true
+    }
+
+    /// Whether the file `fileName` may hold a value that has expired by `milliseconds` after 1970.
+    func mayHaveExpired(_ fileName: String, by milliseconds: Int64) -> Bool {
+        expirations[fileName].map { $0 <= milliseconds } ?? false
+    }
+
+    /// The files that may hold a value that has expired by `milliseconds` after 1970, earliest first (by name among
+    /// equals).
+    func filesThatMayHaveExpired(by milliseconds: Int64) -> [String] {
+        guard earliest <= milliseconds else { return [] }
+        return expirations.filter { $0.value <= milliseconds }
+            .sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+            .map(\.key)
+    }
+
+    /// Whether the index holds more than twice the lines its files need, and a little more: a reclaim then writes it
+    /// again.
+    var isWorthCompacting: Bool {
+        lineCount > 2 * expirations.count + 64
+    }
+
+    /// The index's contents: the first line and one line per file.
+    var contents: Data {
+        var data = header
+        for (fileName, milliseconds) in expirations.sorted(by: { $0.key < $1.key }) {
+            data += Self.entry(fileName: fileName, expiresAtMilliseconds: milliseconds)
+        }
+        return data
+    }
+
+    /// Notes that the file `fileName` may have expired from `milliseconds` after 1970, keeping the earliest date.
+    private mutating func note(_ fileName: String, expiresAt milliseconds: Int64) {
+        let clamped = min(max(milliseconds, -KVStoredValue.latestMilliseconds), KVStoredValue.latestMilliseconds)
+        expirations[fileName] = min(expirations[fileName] ?? .max, clamped)
+        earliest = min(earliest, clamped)
+    }
+
+    /// The file name and date of an entry line, its end left off; nil when it is not one.
+    private static func parseEntry(_ line: Data.SubSequence) -> (String, Int64)? {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        let number = line[..<space]
+        let digits = number.first == UInt8(ascii: "-") ? number.dropFirst() : number
+        guard !digits.isEmpty, digits.count <= maximumDigits,
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let milliseconds = Int64(String(decoding: number, as: UTF8.self))
+        else { return nil }
+        let nameBytes = line[line.index(after: space)...]
+        guard let fileName = String(validating: nameBytes, as: UTF8.self), fileName.hasSuffix(KeyFileName.fileExtension),
+            !fileName.contains(" "), !fileName.contains("/"), !fileName.contains("\0")
+        else { return nil }
+        return (fileName, milliseconds)
+    }
+}
