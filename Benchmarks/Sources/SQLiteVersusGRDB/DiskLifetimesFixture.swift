@@ -31,7 +31,12 @@ final class DiskLifetimesFixture {
             func store(_ name: String) -> DiskKVStore {
                 DiskKVStore(directory: .custom(folder.appendingPathComponent("\(name)-\(size)")), namespace: "bench")
             }
-            let stores = Folders(size: size, plain: store("plain"), indexed: store("indexed"), damaged: store("damaged"))
+            let stores = Folders(
+                size: size,
+                plain: store("plain"),
+                indexed: store("indexed"),
+                damaged: store("damaged")
+            )
             for index in 0..<size {
                 let key = KVKey<Int>(String(format: "key-%05d", index))
                 for store in [stores.plain, stores.indexed, stores.damaged] { try store.set(key, value: index) }

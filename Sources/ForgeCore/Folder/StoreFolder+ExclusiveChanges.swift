@@ -1,11 +1,10 @@
 package import Foundation
 
 extension StoreFolder {
-    /// Runs `body` with this folder open under its exclusive advisory lock, which every write and remove of a store
-    /// whose folder locks its changes (``Options/locksChanges``) waits for: nothing in the folder changes meanwhile but
-    /// what `body` changes. Returns nil, running nothing, when the folder does not exist.
+    /// Runs `body` with this folder open under its exclusive advisory lock; nil, running nothing, without a folder.
     ///
-    /// For a change made of several steps that must see one state of the folder: `DiskKVStore`'s reclaim, which reads
+    /// Every write and remove of a store whose folder locks its changes (``Options/locksChanges``) waits for the
+    /// lock: nothing in the folder changes meanwhile but what `body` changes. For a change made of several steps that must see one state of the folder: `DiskKVStore`'s reclaim, which reads
     /// its index of lifetimes, removes the files that expired and writes the index again. A process of a library version
     /// that did not lock its changes is not held back. Keep `body` short: every writer waits.
     ///
@@ -30,8 +29,9 @@ package struct LockedFolder {
     /// The open folder that holds the lock.
     fileprivate let descriptor: Descriptor
 
-    /// The regular file `name`; nil when nothing has that name. A folder or a link in its place fails the read
-    /// (`EISDIR`, `ELOOP`).
+    /// The regular file `name`; nil when nothing has that name.
+    ///
+    /// A folder or a link in its place fails the read (`EISDIR`, `ELOOP`).
     package func read(_ name: String) throws(FileSystemError) -> Data? {
         store.options.accessLog?.recordRead()
         do {
@@ -41,7 +41,9 @@ package struct LockedFolder {
         }
     }
 
-    /// Removes the regular file `name`; false when there is none. Anything else in its place fails and stays.
+    /// Removes the regular file `name`; false when there is none.
+    ///
+    /// Anything else in its place fails and stays.
     package func remove(_ name: String) throws(FileSystemError) -> Bool {
         do {
             try descriptor.remove(store.storedName(of: name, in: descriptor), kinds: [.file])

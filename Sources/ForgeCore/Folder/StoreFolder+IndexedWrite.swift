@@ -44,7 +44,9 @@ extension StoreFolder {
                 lockForChange(folder)
                 try add(entry, to: index, header: header, in: folder)
                 try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
-                if try folder.status(of: EntryName(index)) == nil { try add(entry, to: index, header: header, in: folder) }
+                if try folder.status(of: EntryName(index)) == nil {
+                    try add(entry, to: index, header: header, in: folder)
+                }
                 return
             } catch {
                 attempts += 1

@@ -100,9 +100,10 @@ extension StoreFolder {
         return try walkAndRead(name, in: folders)
     }
 
-    /// Reads the regular file `name` right in this folder from `offset` to its end, when it starts with `prefix`: for a
-    /// file that only grows at its end, what was added since a reader read it to `offset`. Empty when the file ends
-    /// before `offset`; nil when it does not start with `prefix` (another file took its name).
+    /// Reads the regular file `name` right in this folder from `offset` to its end, when it starts with `prefix`.
+    ///
+    /// For a file that only grows at its end: what was added since a reader read it to `offset`. Empty when the file
+    /// ends before `offset`; nil when it does not start with `prefix` (another file took its name).
     package func read(_ name: String, from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
         options.accessLog?.recordRead()
         let folder = try openRoot(creating: false)

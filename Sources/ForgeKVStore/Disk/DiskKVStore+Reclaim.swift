@@ -34,11 +34,13 @@ extension DiskKVStore {
             isWritable = false
         }
         var removed: [String] = []
-        let mayHaveExpired = LifetimesIndex(naming: expirations).filesThatMayHaveExpired(by: Self.milliseconds(of: date))
+        let mayHaveExpired = LifetimesIndex(naming: expirations)
+            .filesThatMayHaveExpired(by: Self.milliseconds(of: date))
         for fileName in mayHaveExpired {
             guard removed.count < limit else { break }
             // Not readable, so not known to have expired: left as it is, and named.
-            guard case .success(let data) = Result(catching: { () throws(FileSystemError) in try folder.read(fileName) })
+            guard
+                case .success(let data) = Result(catching: { () throws(FileSystemError) in try folder.read(fileName) })
             else { continue }
             let contents = data.flatMap(ExpiryHeader.read)
             // Gone, or without a lifetime (set again without one, or damaged): no longer named.
@@ -72,9 +74,10 @@ extension DiskKVStore {
         return removed
     }
 
-    /// The files in `folder` whose value has a lifetime, with its expiration date, found by reading every key file:
-    /// the index written again when it is damaged. A file that cannot be read is named as one that may have expired
-    /// from the start, so that readers read it.
+    /// The files in `folder` whose value has a lifetime, with its expiration date, found by reading every key file.
+    ///
+    /// For an index written again because it is damaged. A file that cannot be read is named as one that may have
+    /// expired from the start, so that readers read it.
     private static func expirations(readingEvery folder: LockedFolder) throws(FileSystemError) -> [String: Int64] {
         var expirations: [String: Int64] = [:]
         for entry in try folder.list() where entry.kind == .file && entry.name.hasSuffix(KeyFileName.fileExtension) {

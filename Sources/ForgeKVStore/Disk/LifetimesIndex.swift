@@ -147,7 +147,8 @@ struct LifetimesIndex: Sendable {
             let milliseconds = Int64(String(decoding: number, as: UTF8.self))
         else { return nil }
         let nameBytes = line[line.index(after: space)...]
-        guard let fileName = String(validating: nameBytes, as: UTF8.self), fileName.hasSuffix(KeyFileName.fileExtension),
+        guard let fileName = String(validating: nameBytes, as: UTF8.self),
+            fileName.hasSuffix(KeyFileName.fileExtension),
             !fileName.contains(" "), !fileName.contains("/"), !fileName.contains("\0")
         else { return nil }
         return (fileName, milliseconds)
