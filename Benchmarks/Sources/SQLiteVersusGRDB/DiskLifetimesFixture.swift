@@ -50,6 +50,14 @@ final class DiskLifetimesFixture {
         }
     }
 
+    /// Whether a pair of this fixture's may start with `prefix`: every pair's operation starts with `DiskKVStore `.
+    static func mayRun(prefix: String) -> Bool {
+        prefix.hasPrefix(groupPrefix) || groupPrefix.hasPrefix(prefix)
+    }
+
+    /// How every pair's operation starts.
+    private static let groupPrefix = "DiskKVStore "
+
     /// The pairs, in the order of the table.
     func pairs() -> [Pair] {
         folders.map(listingPair) + folders.filter { $0.size == 10_000 }.map(containsPair) + folders.map(reclaimPair)

@@ -44,9 +44,12 @@ struct SQLiteVersusGRDB {
             let fixture = try SQLiteFixture(folder: Scratch.folder("sqlite-versus-grdb"))
             settings = try fixture.checkedSettings()
             print(settings)
-            let lifetimes = try DiskLifetimesFixture(folder: Scratch.folder("disk-lifetimes"))
+            // Its folders take seconds to write: only when one of its pairs runs.
+            let lifetimes =
+                try options.only.map(DiskLifetimesFixture.mayRun(prefix:)) ?? true
+                ? DiskLifetimesFixture(folder: Scratch.folder("disk-lifetimes")).pairs() : []
             var results: [PairResult] = []
-            for pair in fixture.pairs() + lifetimes.pairs() where options.only.map(pair.group.hasPrefix) ?? true {
+            for pair in fixture.pairs() + lifetimes where options.only.map(pair.group.hasPrefix) ?? true {
                 let result = try await pair.measure(only: options.side)
                 print(Report.lines(for: [result]).joined(separator: "\n"))
                 results.append(result)
