@@ -12,7 +12,11 @@ final class GRDBPeer: Sendable {
     static let upsert = "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)"
     static let keys = "SELECT key FROM kv ORDER BY key"
     static let fileSelect = "SELECT data FROM files WHERE path = ?"
-    static let fileUpsert = "INSERT OR REPLACE INTO files (path, modified, data) VALUES (?, ?, ?)"
+    /// As GRDB's `upsert` writes it: the row updated in place when the path is there.
+    static let fileUpsert = """
+        INSERT INTO files (path, modified, data) VALUES (?, ?, ?)
+        ON CONFLICT (path) DO UPDATE SET modified = excluded.modified, data = excluded.data
+        """
 
     /// The pool.
     let pool: DatabasePool

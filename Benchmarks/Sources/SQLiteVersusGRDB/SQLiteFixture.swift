@@ -278,7 +278,9 @@ final class SQLiteFixture {
         zip(Self.fileSizes, [("1 KiB", 300), ("1 MiB", 10)])
             .flatMap { size, labelAndBatch in
                 let (label, batch) = labelAndBatch
-                let data = Data(repeating: 0xA5, count: size)
+                // Each side saves two contents in turn, so that every save changes the file's bytes.
+                let contents = [Data(repeating: 0xA5, count: size), Data(repeating: 0x5A, count: size)]
+                let (ourTurn, grdbTurn) = (Alternation(), Alternation())
                 let path = Self.filePath(size)
                 return [
                     Pair(
@@ -286,8 +288,11 @@ final class SQLiteFixture {
                         batch: batch,
                         rounds: 15,
                         sides: [
-                            Side(name: "ours", awaiting: { try await self.files.save(data, to: path) }),
-                            Side(name: "GRDB") { try self.grdb.save(data, to: path) },
+                            Side(
+                                name: "ours",
+                                awaiting: { try await self.files.save(contents[ourTurn.next()], to: path) }
+                            ),
+                            Side(name: "GRDB") { try self.grdb.save(contents[grdbTurn.next()], to: path) },
                         ]
                     ),
                     Pair(
@@ -332,4 +337,16 @@ final class SQLiteFixture {
 struct SettingsMismatch: Error, CustomStringConvertible {
     let line: String
     var description: String { "the writers are not at the durability compared: \(line)" }
+}
+
+/// 0 and 1 in turn, one per call.
+@MainActor
+final class Alternation {
+    private var calls = 0
+
+    /// 0 on the first call, then 1, then 0 again.
+    func next() -> Int {
+        defer { calls += 1 }
+        return calls % 2
+    }
 }

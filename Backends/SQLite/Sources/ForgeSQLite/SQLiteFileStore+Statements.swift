@@ -43,7 +43,8 @@ extension SQLiteFileStore {
 
     /// The write that stores `data` at `path`, for `write(_:at:replacing:)` and for a transaction: it checks that no
     /// folder on the way is a file, that `path` is not a folder and, unless `replacing`, that no file is there, then
-    /// replaces the file's chunks and its row.
+    /// writes the file's row, which holds `data` itself when it is small (``SQLiteFileTable/inlineLimit``), and else
+    /// its chunks, each written over the one of its number, and removes the chunks the file no longer needs.
     func writing(_ data: Data, at path: StoredFilePath, replacing: Bool) -> SQLiteWrite {
         write(failing: FileStoreError.writeFailed(path:reason:), path) { db in
             let stored = SQLiteFileTable.stored(path.string)
@@ -52,16 +53,30 @@ extension SQLiteFileStore {
             where try Bool.fetchOne(hasFile, arguments: [storedNamespace, SQLiteFileTable.stored(folder)]) != nil {
                 throw FileStoreError.writeFailed(path: path.string, reason: .parentIsFile)
             }
-            if try isFolder(path, in: db) {
+            // Nil when no file is there; whether the one there has its contents in chunks. A file is no folder, so
+            // only a path without one is looked beneath.
+            let holdsChunks = try Bool.fetchOne(
+                db.cachedStatement(sql: SQLiteFileTable.selectHoldsChunks),
+                arguments: [storedNamespace, stored]
+            )
+            if holdsChunks == nil, try isFolder(path, in: db) {
                 throw FileStoreError.writeFailed(path: path.string, reason: .isFolder)
             }
-            if !replacing, try Bool.fetchOne(hasFile, arguments: [storedNamespace, stored]) != nil {
+            if !replacing, holdsChunks != nil {
                 throw FileStoreError.alreadyExists(path: path.string)
             }
-            try db.cachedStatement(sql: SQLiteFileTable.deleteChunks).execute(arguments: [storedNamespace, stored])
-            try writeChunks(of: data, at: stored, in: db)
+            let isInline = data.count <= SQLiteFileTable.inlineLimit
+            let chunkCount = isInline ? 0 : try writeChunks(of: data, at: stored, in: db)
+            if holdsChunks == true {
+                try db.cachedStatement(sql: SQLiteFileTable.deleteChunksFrom)
+                    .execute(arguments: [storedNamespace, stored, chunkCount])
+            }
             try db.cachedStatement(sql: SQLiteFileTable.upsertFile)
-                .execute(arguments: [storedNamespace, stored, data.count, Date().timeIntervalSince1970])
+                .execute(
+                    arguments: [
+                        storedNamespace, stored, data.count, Date().timeIntervalSince1970, isInline ? data : nil,
+                    ]
+                )
         }
     }
 
@@ -93,10 +108,10 @@ extension SQLiteFileStore {
         ) != nil
     }
 
-    /// Inserts `data` as the chunks of the file `stored`, one statement per chunk: each binds a slice of `data`, not a
-    /// copy, which SQLite copies as it binds it.
-    func writeChunks(of data: Data, at stored: Data, in db: Database) throws {
-        let insert = try db.cachedStatement(sql: SQLiteFileTable.insertChunk)
+    /// Writes `data` as the chunks of the file `stored`, over those of the same numbers, one statement per chunk (each
+    /// binds a slice of `data`, not a copy, which SQLite copies as it binds it), and returns how many it wrote.
+    func writeChunks(of data: Data, at stored: Data, in db: Database) throws -> Int {
+        let insert = try db.cachedStatement(sql: SQLiteFileTable.upsertChunk)
         var start = data.startIndex
         var index = 0
         while start < data.endIndex {
@@ -105,6 +120,7 @@ extension SQLiteFileStore {
             start = end
             index += 1
         }
+        return index
     }
 
     /// Reads the file at `path` in one statement, its size and then its chunks in order; nil when no file is there.

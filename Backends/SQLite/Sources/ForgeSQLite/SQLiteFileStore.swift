@@ -5,7 +5,8 @@ internal import GRDB
 /// A `FileStoring` (and `AsyncFileStoring`) store on tables of a SQLite database file, which any number of stores
 /// and processes share.
 ///
-/// Each namespace's files are rows of two tables, `forge_files` and `forge_file_chunks`, created by the first write
+/// Each namespace's files are rows of two tables, `forge_files` (a row per file, which holds the contents of a file of
+/// up to 4 KiB) and `forge_file_chunks` (a larger file's contents in rows of 1 MiB), created by the first write
 /// beside the key-value stores' table: stores of different namespaces, and key-value stores, on one database never see
 /// each other's data, and a store made with the database's file URL in another process sees this one's writes.
 ///

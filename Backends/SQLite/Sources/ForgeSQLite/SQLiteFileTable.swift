@@ -4,15 +4,22 @@ internal import GRDB
 
 /// The tables of the file stores, `forge_files` and `forge_file_chunks`, and the SQL each store operation runs on them.
 ///
-/// `forge_files` holds a row per file: `(namespace BLOB, path BLOB, size INTEGER, modified REAL)`, keyed by the
-/// namespace and the path; `modified` is seconds since 1970. `forge_file_chunks` holds the contents, in rows of at most
-/// ``chunkSize`` bytes: `(namespace BLOB, path BLOB, chunk INTEGER, data BLOB)`, keyed by the file and the chunk's
-/// number from 0. Namespaces and paths are the UTF-8 bytes of their canonical (NFC) form, as the key-value table keeps
+/// `forge_files` holds a row per file: `(namespace BLOB, path BLOB, size INTEGER, modified REAL, data BLOB)`, keyed by
+/// the namespace and the path; `modified` is seconds since 1970, and `data` the contents of a file of at most
+/// ``inlineLimit`` bytes (NULL for a larger one). `forge_file_chunks` holds the contents of the larger files, in rows of
+/// at most ``chunkSize`` bytes: `(namespace BLOB, path BLOB, chunk INTEGER, data BLOB)`, keyed by the file and the
+/// chunk's number from 0. Both are rowid tables, as SQLite advises for rows this large: a small file saved again is its
+/// row's page written again in place, where its contents in a chunk, or in a row of a `WITHOUT ROWID` table (whose
+/// rows spill past 1,000 bytes or so into pages of their own), would be more pages. Namespaces and paths are the UTF-8 bytes of their canonical (NFC) form, as the key-value table keeps
 /// its keys, so they compare byte by byte: the files beneath the folder `docs` are the paths from `docs/` up to, not
 /// including, `docs0` (`0` follows `/`).
 enum SQLiteFileTable {
     /// The version of the tables' shape that this code reads and writes, kept in `forge_schema` as `files`.
-    static let schemaVersion = 1
+    ///
+    /// Version 1 had no `data` column in `forge_files`, a `WITHOUT ROWID` table then; a database of version 1 is
+    /// upgraded when it is opened for writing (the table made again, its rows copied), its files staying in their
+    /// chunks.
+    static let schemaVersion = 2
 
     /// The name of the table of the files' rows.
     static let name = "forge_files"
@@ -22,16 +29,20 @@ enum SQLiteFileTable {
     /// The most bytes a chunk row holds: 1 MiB.
     static let chunkSize = 1 << 20
 
+    /// The most bytes of a file kept in its row rather than in chunks: 4 KiB, a page of the database, which a row of
+    /// that size still fits, whole, beside a few others.
+    static let inlineLimit = 4 << 10
+
     static let createFiles = """
         CREATE TABLE forge_files (
             namespace BLOB NOT NULL,
             path BLOB NOT NULL,
             size INTEGER NOT NULL,
             modified REAL NOT NULL,
+            data BLOB,
             PRIMARY KEY (namespace, path)
-        ) WITHOUT ROWID
+        )
         """
-    // A rowid table: SQLite advises against WITHOUT ROWID for rows this large.
     static let createChunks = """
         CREATE TABLE forge_file_chunks (
             namespace BLOB NOT NULL,
@@ -43,14 +54,19 @@ enum SQLiteFileTable {
         """
 
     static let selectInfo = "SELECT size, modified FROM forge_files WHERE namespace = ? AND path = ?"
-    /// A file's size and its chunks in order, one row per chunk (one row with no data for an empty file, none when no
-    /// file is there): one statement, which SQLite reads on one snapshot.
+    /// A file's size and its contents, in one statement, which SQLite reads on one snapshot.
+    ///
+    /// One row holding them for a file kept in its row, else its chunks in order, one row per chunk (one row with no
+    /// data for an empty file, none when no file is there). The chunks are looked for only when the row holds no
+    /// contents.
     static let selectFile = """
-        SELECT f.size, c.data FROM forge_files AS f
-        LEFT JOIN forge_file_chunks AS c ON c.namespace = f.namespace AND c.path = f.path
+        SELECT f.size, ifnull(f.data, c.data) FROM forge_files AS f
+        LEFT JOIN forge_file_chunks AS c ON f.data IS NULL AND c.namespace = f.namespace AND c.path = f.path
         WHERE f.namespace = ?1 AND f.path = ?2 ORDER BY c.chunk
         """
     static let hasFile = "SELECT 1 FROM forge_files WHERE namespace = ? AND path = ?"
+    /// Whether the file `?` has its contents in chunks: no row when no file is there.
+    static let selectHoldsChunks = "SELECT data IS NULL FROM forge_files WHERE namespace = ? AND path = ?"
     /// Whether a file lies in the range `[?, ?)`: beneath a folder.
     static let hasFileInRange = "SELECT 1 FROM forge_files WHERE namespace = ? AND path >= ? AND path < ? LIMIT 1"
     /// The first path at or after `?` and before `?`.
@@ -59,9 +75,19 @@ enum SQLiteFileTable {
     /// The first path at or after `?`, with no end: in the top folder.
     static let nextPathToTheEnd =
         "SELECT path FROM forge_files WHERE namespace = ? AND path >= ? ORDER BY path LIMIT 1"
-    static let upsertFile =
-        "INSERT OR REPLACE INTO forge_files (namespace, path, size, modified) VALUES (?, ?, ?, ?)"
-    static let insertChunk = "INSERT INTO forge_file_chunks (namespace, path, chunk, data) VALUES (?, ?, ?, ?)"
+    /// A file's row, inserted, or updated in place when the file is there: SQLite then rewrites the row's pages rather
+    /// than removing the row and inserting it again (which frees its overflow pages and takes them again).
+    static let upsertFile = """
+        INSERT INTO forge_files (namespace, path, size, modified, data) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (namespace, path) DO UPDATE SET size = excluded.size, modified = excluded.modified, data = excluded.data
+        """
+    /// A chunk, inserted, or its row's pages written again in place when it is there.
+    static let upsertChunk = """
+        INSERT INTO forge_file_chunks (namespace, path, chunk, data) VALUES (?, ?, ?, ?)
+        ON CONFLICT (namespace, path, chunk) DO UPDATE SET data = excluded.data
+        """
+    /// A file's chunks from the `?`th on: those a smaller file no longer needs.
+    static let deleteChunksFrom = "DELETE FROM forge_file_chunks WHERE namespace = ? AND path = ? AND chunk >= ?"
     static let deleteFile = "DELETE FROM forge_files WHERE namespace = ? AND path = ?"
     static let deleteChunks = "DELETE FROM forge_file_chunks WHERE namespace = ? AND path = ?"
     static let deleteAllFiles = "DELETE FROM forge_files WHERE namespace = ?"
@@ -80,6 +106,7 @@ enum SQLiteFileTable {
         let files = [
             Column(name: "size", type: "INTEGER", primaryKeyPosition: 0),
             Column(name: "modified", type: "REAL", primaryKeyPosition: 0),
+            Column(name: "data", type: "BLOB", primaryKeyPosition: 0),
         ]
         let chunks = [
             Column(name: "chunk", type: "INTEGER", primaryKeyPosition: 3),
@@ -91,6 +118,17 @@ enum SQLiteFileTable {
             tables: [
                 .init(name: name, create: createFiles, columns: key + files),
                 .init(name: chunksName, create: createChunks, columns: key + chunks),
+            ],
+            upgrades: [
+                1: [
+                    "ALTER TABLE forge_files RENAME TO forge_files_version_1",
+                    createFiles,
+                    """
+                    INSERT INTO forge_files (namespace, path, size, modified)
+                    SELECT namespace, path, size, modified FROM forge_files_version_1
+                    """,
+                    "DROP TABLE forge_files_version_1",
+                ]
             ]
         )
     }()

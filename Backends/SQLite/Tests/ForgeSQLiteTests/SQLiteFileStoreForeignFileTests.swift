@@ -74,12 +74,12 @@ struct SQLiteFileStoreForeignFileTests {
             try await SQLiteFileStore(fileURL: file, namespace: "store").save(Data("1".utf8), to: "a.txt")
             try await DatabaseQueue(path: file.path)
                 .write { db in
-                    try db.execute(sql: "UPDATE forge_schema SET version = 2 WHERE component = 'files'")
+                    try db.execute(sql: "UPDATE forge_schema SET version = 3 WHERE component = 'files'")
                 }
 
             let store = SQLiteFileStore(fileURL: file, namespace: "store")
             let error = try #require(throws: SQLiteStoreError.self) { try store.database.prepare() }
-            #expect(error.description.contains("schema version 2"))
+            #expect(error.description.contains("schema version 3"))
             await #expect(throws: FileStoreError.self) { try await store.save(Data("2".utf8), to: "a.txt") }
         }
     }

@@ -21,15 +21,22 @@ struct SQLiteFileStoreLargeFileTests {
             #expect(try await store.totalSize() == size)
             #expect(try store.fileInfo(at: "media/large.bin")?.size == size)
 
-            // A smaller file replaces it whole: no chunk of the old one is left.
+            // A smaller file replaces it whole: no chunk of the old one is left, and a small one is kept in its row.
+            try await store.save(Data(repeating: 1, count: (4 << 10) + 1), to: "media/large.bin")
+            #expect(try await store.load("media/large.bin") == Data(repeating: 1, count: (4 << 10) + 1))
+            #expect(try chunkCount(in: file) == 1)
             try await store.save(Data("small".utf8), to: "media/large.bin")
             #expect(try await store.load("media/large.bin") == Data("small".utf8))
-            let chunks = try await DatabaseQueue(path: file.path)
-                .read { db in
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM forge_file_chunks")
-                }
-            #expect(chunks == 1)
+            #expect(try chunkCount(in: file) == 0)
+            try await store.save(data, to: "media/large.bin")
+            #expect(try await store.load("media/large.bin") == data, "and a large one in chunks again")
         }
+    }
+
+    /// How many chunk rows the database `file` holds.
+    private func chunkCount(in file: URL) throws -> Int? {
+        try DatabaseQueue(path: file.path)
+            .read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM forge_file_chunks") }
     }
 
     @Test func aFileWhoseChunksDoNotAddUpFailsItsLoad() async throws {

@@ -71,7 +71,7 @@ struct SQLiteForeignFileTests {
     /// this one neither makes the tables again nor writes its own older version over it.
     @Test(arguments: [
         ("kv", ["forge_kv"], 2),
-        ("files", ["forge_files", "forge_file_chunks"], 1),
+        ("files", ["forge_files", "forge_file_chunks"], 2),
         ("crypt", ["forge_secrets"], 1),
     ])
     func missingTablesOfANewerSchemaVersionAreNotMadeAgain(

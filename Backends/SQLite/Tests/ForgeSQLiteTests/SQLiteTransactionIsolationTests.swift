@@ -85,8 +85,8 @@ struct SQLiteTransactionIsolationTests {
             let files = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT f.path, c.data FROM forge_files f
-                    JOIN forge_file_chunks c ON c.namespace = f.namespace AND c.path = f.path
+                    SELECT f.path, ifnull(f.data, c.data) FROM forge_files f
+                    LEFT JOIN forge_file_chunks c ON c.namespace = f.namespace AND c.path = f.path
                     """
             )
             let secrets = try Int.fetchOne(db, sql: "SELECT count(*) FROM forge_secrets WHERE item <> 'header'") ?? 0
