@@ -9,7 +9,8 @@ import GRDB
 /// blob. The files' table keeps its rowid, as SQLite advises for rows of a megabyte.
 final class GRDBPeer: Sendable {
     static let select = "SELECT value FROM kv WHERE key = ?"
-    static let upsert = "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)"
+    /// As GRDB's `upsert` writes it: the row updated in place when the key is there.
+    static let upsert = "INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     static let keys = "SELECT key FROM kv ORDER BY key"
     static let fileSelect = "SELECT data FROM files WHERE path = ?"
     /// As GRDB's `upsert` writes it: the row updated in place when the path is there.

@@ -116,6 +116,7 @@ final class SQLiteFixture {
 
     /// Reads and writes of one key.
     private func keyValuePairs() -> [Pair] {
+        let values = Alternations()
         let key = Self.profileKey
         let other = Self.otherKey
         return [
@@ -131,22 +132,22 @@ final class SQLiteFixture {
             ),
             readAfterWrite(
                 "get, after another connection wrote",
-                ours: { try self.otherConnection.set(other, value: .otherSample) },
-                grdb: { try self.grdbOtherConnection.set(other.key, .otherSample) }
+                ours: { try self.otherConnection.set(other, value: values.ours.next()) },
+                grdb: { try self.grdbOtherConnection.set(other.key, values.grdb.next()) }
             ),
             readAfterWrite(
                 "get, after our own set of another key",
-                ours: { try self.atomic.set(other, value: .otherSample) },
-                grdb: { try self.grdb.set(other.key, .otherSample) }
+                ours: { try self.atomic.set(other, value: values.ours.next()) },
+                grdb: { try self.grdb.set(other.key, values.grdb.next()) }
             ),
             Pair(
                 group: "set, .atomic (synchronous = NORMAL)",
                 batch: 300,
                 rounds: 15,
                 sides: [
-                    Side(name: "ours") { try self.atomic.set(key, value: .sample) },
-                    Side(name: "DiskKVStore") { try self.disk.set(key, value: .sample) },
-                    Side(name: "GRDB") { try self.grdb.set(key.key, .sample) },
+                    Side(name: "ours") { try self.atomic.set(key, value: values.ours.next()) },
+                    Side(name: "DiskKVStore") { try self.disk.set(key, value: values.disk.next()) },
+                    Side(name: "GRDB") { try self.grdb.set(key.key, values.grdb.next()) },
                 ]
             ),
             Pair(
@@ -154,9 +155,9 @@ final class SQLiteFixture {
                 batch: 40,
                 rounds: 15,
                 sides: [
-                    Side(name: "ours") { try self.flushed.set(key, value: .sample) },
-                    Side(name: "DiskKVStore") { try self.diskFlushed.set(key, value: .sample) },
-                    Side(name: "GRDB") { try self.grdbFull.set(key.key, .sample) },
+                    Side(name: "ours") { try self.flushed.set(key, value: values.ours.next()) },
+                    Side(name: "DiskKVStore") { try self.diskFlushed.set(key, value: values.disk.next()) },
+                    Side(name: "GRDB") { try self.grdbFull.set(key.key, values.grdb.next()) },
                 ]
             ),
         ]
@@ -183,6 +184,7 @@ final class SQLiteFixture {
 
     /// Transactions, listings and removals of many keys.
     private func bulkPairs() -> [Pair] {
+        let values = Alternations()
         let hundred = (0..<100).map { KVKey<Profile>("profile-\($0)") }
         let hundredNames = hundred.map(\.key)
         let many = (0..<100_000).map { KVKey<Profile>("key-\($0)") }
@@ -194,11 +196,12 @@ final class SQLiteFixture {
                 rounds: 15,
                 sides: [
                     Side(name: "ours") {
+                        let value = values.ours.next()
                         try StorageTransaction.run { transaction in
-                            for key in hundred { try transaction.set(key, value: .sample, in: self.atomic) }
+                            for key in hundred { try transaction.set(key, value: value, in: self.atomic) }
                         }
                     },
-                    Side(name: "GRDB") { try self.grdb.set(hundredNames, .sample) },
+                    Side(name: "GRDB") { try self.grdb.set(hundredNames, values.grdb.next()) },
                 ]
             ),
             Pair(
@@ -207,11 +210,12 @@ final class SQLiteFixture {
                 rounds: 5,
                 sides: [
                     Side(name: "ours") {
+                        let value = values.ours.next()
                         try StorageTransaction.run { transaction in
-                            for key in many { try transaction.set(key, value: .sample, in: self.removed) }
+                            for key in many { try transaction.set(key, value: value, in: self.removed) }
                         }
                     },
-                    Side(name: "GRDB") { try self.grdbRemoved.set(manyNames, .sample) },
+                    Side(name: "GRDB") { try self.grdbRemoved.set(manyNames, values.grdb.next()) },
                 ]
             ),
             Pair(
@@ -247,6 +251,7 @@ final class SQLiteFixture {
     /// Writers on threads of their own, each setting keys of its own `.flushed`: the time per write of all of them
     /// together (the inverse of the throughput).
     private func writerPairs() -> [Pair] {
+        let values = Alternations()
         let writes = 256
         return [1, 2, 8, 32]
             .map { writers in
@@ -259,13 +264,15 @@ final class SQLiteFixture {
                     operationsPerCall: writes,
                     sides: [
                         Side(name: "ours") {
+                            let value = values.ours.next()
                             try Self.runWriters(keys) { [flushed = self.flushed] key in
-                                try flushed.set(key, value: .sample)
+                                try flushed.set(key, value: value)
                             }
                         },
                         Side(name: "GRDB") {
+                            let value = values.grdb.next()
                             try Self.runWriters(keys) { [grdbFull = self.grdbFull] key in
-                                try grdbFull.set(key.key, .sample)
+                                try grdbFull.set(key.key, value)
                             }
                         },
                     ]
@@ -349,4 +356,12 @@ final class Alternation {
         defer { calls += 1 }
         return calls % 2
     }
+}
+
+/// A ``ProfileAlternation`` per side, so that every write of a side changes the value it writes: GRDB's upsert, given
+/// the bytes a row holds already, writes no page, and a commit with no page written costs no `fsync`.
+struct Alternations {
+    let ours = ProfileAlternation()
+    let disk = ProfileAlternation()
+    let grdb = ProfileAlternation()
 }
