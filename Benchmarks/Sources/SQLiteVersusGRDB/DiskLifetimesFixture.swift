@@ -4,9 +4,9 @@ import Foundation
 /// DiskKVStore folders of 1,000, 10,000 and 50,000 keys, and the pairs that time what a lifetime costs in them.
 ///
 /// For each size: a folder whose values have no lifetime (the base of every ratio: no index of lifetimes), a folder
-/// whose one more value has a lifetime of an hour (the index names it), and the same with its index damaged, which
+/// whose one more value has a lifetime of an hour (the index names it), the same with its index damaged, which
 /// readers never trust: every file is then read, as every folder with a lifetime was before the index (the slow path,
-/// timed beside the fast one). A reclaim's 16 expired values are written before each reclaim, untimed, through the
+/// timed beside the fast one), and a folder whose every value has a lifetime of an hour (an index of as many lines). A reclaim's 16 expired values are written before each reclaim, untimed, through the
 /// store's backend (the typed API would reclaim a value already past at once).
 @MainActor
 final class DiskLifetimesFixture {
@@ -18,8 +18,8 @@ final class DiskLifetimesFixture {
     /// The stores of one size's folders.
     private struct Folders {
         let size: Int
-        /// No lifetime; one lifetime; one lifetime with a damaged index.
-        let plain, indexed, damaged: DiskKVStore
+        /// No lifetime; one lifetime; one lifetime with a damaged index; every value with a lifetime.
+        let plain, indexed, damaged, everyValue: DiskKVStore
     }
 
     /// The folders, by size, smallest first.
@@ -35,11 +35,13 @@ final class DiskLifetimesFixture {
                 size: size,
                 plain: store("plain"),
                 indexed: store("indexed"),
-                damaged: store("damaged")
+                damaged: store("damaged"),
+                everyValue: store("every-value")
             )
             for index in 0..<size {
                 let key = KVKey<Int>(String(format: "key-%05d", index))
                 for store in [stores.plain, stores.indexed, stores.damaged] { try store.set(key, value: index) }
+                try stores.everyValue.set(key, value: index, expiresAfter: .seconds(3600))
             }
             let session = KVKey<String>("session")
             try stores.plain.set(session, value: "t0k3n")
@@ -153,7 +155,16 @@ final class DiskLifetimesFixture {
                     side("among \(largest.size.formatted())", largest.indexed),
                     side("among \(smallest.size.formatted())", smallest.indexed),
                 ]
-            )
+            ),
+            Pair(
+                group: "DiskKVStore reclaim of \(Self.expiredCount) expired, every value with a lifetime",
+                batch: 20,
+                rounds: 11,
+                sides: [
+                    side("among \(largest.size.formatted())", largest.everyValue),
+                    side("among \(smallest.size.formatted())", smallest.everyValue),
+                ]
+            ),
         ]
     }
 }

@@ -10,7 +10,8 @@ import GRDB
 final class GRDBPeer: Sendable {
     static let select = "SELECT value FROM kv WHERE key = ?"
     /// As GRDB's `upsert` writes it: the row updated in place when the key is there.
-    static let upsert = "INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    static let upsert =
+        "INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     static let keys = "SELECT key FROM kv ORDER BY key"
     static let fileSelect = "SELECT data FROM files WHERE path = ?"
     /// As GRDB's `upsert` writes it: the row updated in place when the path is there.

@@ -41,6 +41,21 @@ package struct LockedFolder {
         }
     }
 
+    /// The regular file `name` from `offset` to its end, when it starts with `prefix`; nil when it does not.
+    ///
+    /// As ``StoreFolder/read(_:from:ifStartingWith:)`` reads it.
+    package func read(_ name: String, from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
+        store.options.accessLog?.recordRead()
+        let file = try descriptor.openEntry(store.storedName(of: name, in: descriptor), .read)
+        guard try file.readBytes(count: prefix.count, at: 0) == prefix else { return nil }
+        return try file.readAll(from: offset)
+    }
+
+    /// The status of `name`, a link not followed; nil when nothing has that name.
+    package func status(of name: String) throws(FileSystemError) -> FileStatus? {
+        try descriptor.status(of: store.storedName(of: name, in: descriptor))
+    }
+
     /// Removes the regular file `name`; false when there is none.
     ///
     /// Anything else in its place fails and stays.
@@ -57,6 +72,15 @@ package struct LockedFolder {
     /// is `.flushed`).
     package func write(_ data: Data, as name: String) throws(FileSystemError) {
         try store.write(data, as: store.storedName(of: name, in: descriptor), into: descriptor, replacing: true)
+    }
+
+    /// Adds `data` to the end of the regular file `name`, in one `write`, flushed when the folder's durability is
+    /// `.flushed`.
+    package func append(_ data: Data, to name: String) throws(FileSystemError) {
+        let file = try descriptor.openEntry(store.storedName(of: name, in: descriptor), .append)
+        try file.writeAll(data)
+        if store.options.durability == .flushed { try file.synchronize() }
+        try file.close()
     }
 
     /// The files and folders in the folder, as ``StoreFolder/list(in:)`` lists them.

@@ -12,31 +12,40 @@ extension DiskKVStore {
         limit: Int,
         whenFound: (_ key: String) -> Void
     ) throws -> [String] {
-        var expirations: [String: Int64]
-        // Whether the index is to be written again, and whether it may be: not when something else has its name.
-        var changed: Bool
+        let index: LifetimesIndex
+        // Whether the index is to be written again, whole, and whether it may be changed at all: not when something
+        // else has its name.
+        let rewrites: Bool
         var isWritable = true
-        switch Result(catching: { () throws(FileSystemError) in try folder.read(LifetimesIndex.name) }) {
+        switch Result(catching: { () throws(FileSystemError) in try folder.status(of: LifetimesIndex.name) }) {
         case .success(nil):
             return []
-        case .success(let data?):
-            if let index = LifetimesIndex(parsing: data) {
-                expirations = index.expirations
-                changed = index.isWorthCompacting
+        case .success(let status?) where status.kind == .file:
+            // Read through this instance's cache: with writes held back, only what they added since it last read.
+            let reader = LifetimesIndexCache.Reader(
+                fromOffset: { try folder.read(LifetimesIndex.name, from: $0, ifStartingWith: $1) },
+                whole: { try folder.read(LifetimesIndex.name) }
+            )
+            if let version = status.version, let read = lifetimes.index(version: version, reading: reader) {
+                index = read
+                rewrites = false
             } else {
-                expirations = try Self.expirations(readingEvery: folder)
-                changed = true
+                index = LifetimesIndex(naming: try Self.expirations(readingEvery: folder))
+                rewrites = true
             }
-        case .failure:
-            // A folder, a link or an unreadable file under the index's name: every file tells, and the index stays.
-            expirations = try Self.expirations(readingEvery: folder)
-            changed = false
+        case .success, .failure:
+            // A folder, a link or another kind of file under the index's name, or one that cannot be looked at: every
+            // file tells, and the index stays.
+            index = LifetimesIndex(naming: try Self.expirations(readingEvery: folder))
+            rewrites = false
             isWritable = false
         }
+        // What the reclaim found, as lines that forget files and name their lifetimes again, added to the index.
+        var found = Data()
+        // How many files `found` forgets, and how many of them it names again.
+        var (forgotten, renamed) = (0, 0)
         var removed: [String] = []
-        let mayHaveExpired = LifetimesIndex(naming: expirations)
-            .filesThatMayHaveExpired(by: Self.milliseconds(of: date))
-        for fileName in mayHaveExpired {
+        for fileName in index.filesThatMayHaveExpired(by: Self.milliseconds(of: date)) {
             guard removed.count < limit else { break }
             // Not readable, so not known to have expired: left as it is, and named.
             guard
@@ -44,19 +53,19 @@ extension DiskKVStore {
             else { continue }
             let contents = data.flatMap(ExpiryHeader.read)
             // Gone, or without a lifetime (set again without one, or damaged): no longer named.
+            forgotten += 1
             guard let contents, let milliseconds = contents.expiresAtMilliseconds else {
-                expirations[fileName] = nil
-                changed = true
+                found += LifetimesIndex.forgetting(fileName: fileName)
                 continue
             }
             guard Self.hasExpired(contents, at: date) else {
-                // Set again with a later lifetime: named by it.
-                if expirations[fileName] != milliseconds { changed = true }
-                expirations[fileName] = milliseconds
+                // Set again with a later lifetime: named by it alone.
+                found += LifetimesIndex.forgetting(fileName: fileName)
+                found += LifetimesIndex.entry(fileName: fileName, expiresAtMilliseconds: milliseconds)
+                renamed += 1
                 continue
             }
-            expirations[fileName] = nil
-            changed = true
+            found += LifetimesIndex.forgetting(fileName: fileName)
             // A file of a long key holds its key; one that holds no key of its name is no value of this store.
             guard let key = KeyFileName.key(ofExactName: fileName) ?? longKey(in: contents.body, ofFile: fileName)
             else { continue }
@@ -67,9 +76,18 @@ extension DiskKVStore {
                 throw KVStoreError(error, removing: key)
             }
         }
-        if changed && isWritable {
-            // A failed write keeps the index as it was, which names more files than hold a lifetime: still right.
-            try? folder.write(LifetimesIndex(naming: expirations).contents, as: LifetimesIndex.name)
+        guard isWritable else { return removed }
+        // A failed write or addition leaves the index naming more files than hold a lifetime: still right.
+        if rewrites || index.isWorthCompacting(adding: forgotten, renamed: renamed) {
+            var updated = index
+            _ = updated.add(parsing: found[...])
+            let written = LifetimesIndex(naming: updated.expirations)
+            try? folder.write(written.contents, as: LifetimesIndex.name)
+            if let version = try? folder.status(of: LifetimesIndex.name)?.version {
+                lifetimes.remember(written, version: version)
+            }
+        } else if !found.isEmpty {
+            try? folder.append(found, to: LifetimesIndex.name)
         }
         return removed
     }

@@ -7,6 +7,7 @@ internal import Foundation
 /// forge-lifetimes 1 5F0C6A2E-93B1-4C5D-8E7A-2B1D0C9E8F7A
 /// 1767229200000 session.token.json
 /// 1767229260000 user%3a42.json
+/// ~ session.token.json
 /// ```
 ///
 /// The first line names the format and this index (a new one gets a new identity, so a reader that read an index to
@@ -18,10 +19,12 @@ internal import Foundation
 /// file that may have expired is read, and one set again without a lifetime, or removed, keeps its lines until a
 /// reclaim finds it.
 ///
-/// A reclaim reads and writes the index under the folder's exclusive lock, which every write waits for: it reads the
-/// files that may have expired, removes those that have, and writes the index again, by rename, with one line per file
-/// still named (the earliest date it now may expire). A reclaim also writes it again when it has grown to more than
-/// twice the lines its files need, so a key set again and again with a lifetime does not grow it without end.
+/// A reclaim works under the folder's exclusive lock, which every write waits for: it reads the files that may have
+/// expired, removes those that have, and adds a line `~ ` and the file's name for each file it found removed, expired
+/// or without a lifetime, which forgets the lines before it (for a file set again with a later lifetime, that date's
+/// line follows), so that a reclaim costs the files that may have expired, not the index. When the index has grown to
+/// more than twice the lines its files need (a key set again and again with a lifetime, many files forgotten), the
+/// reclaim writes it again, by rename, with one line per file still named.
 ///
 /// Why a reader may trust it without a lock, whatever other instances and processes do: a write adds its line before
 /// its file, so a reader that read the index before the line can count as live only a value written after it began,
@@ -67,6 +70,15 @@ struct LifetimesIndex: Sendable {
         Data("\(milliseconds) \(fileName)\n".utf8)
     }
 
+    /// How a line that forgets a file starts.
+    private static let forgettingPrefix = Array("~ ".utf8)
+
+    /// The line that forgets the lines before it about the file `fileName`: a reclaim found it removed, expired and
+    /// removed, or holding no lifetime.
+    static func forgetting(fileName: String) -> Data {
+        Data(forgettingPrefix) + Data("\(fileName)\n".utf8)
+    }
+
     /// The index in `data`, a whole index file; nil when it is damaged.
     ///
     /// A last line without its end is left unread: it is being written, or its writer crashed.
@@ -84,6 +96,7 @@ struct LifetimesIndex: Sendable {
         header = Self.newHeader()
         for (fileName, milliseconds) in expirations { note(fileName, expiresAt: milliseconds) }
         lineCount = expirations.count
+        length = contents.count
     }
 
     /// Reads the lines added after ``length``, `data` being the file from there on; false when one is damaged.
@@ -91,13 +104,24 @@ struct LifetimesIndex: Sendable {
     /// A last line without its end is left unread, for the next read.
     mutating func add(parsing data: Data.SubSequence) -> Bool {
         var lineStart = data.startIndex
+        var forgot = false
         while let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
-            guard let (fileName, milliseconds) = Self.parseEntry(data[lineStart..<lineEnd]) else { return false }
-            note(fileName, expiresAt: milliseconds)
+            let line = data[lineStart..<lineEnd]
+            if line.starts(with: Self.forgettingPrefix) {
+                guard let fileName = Self.parseFileName(line.dropFirst(Self.forgettingPrefix.count)) else {
+                    return false
+                }
+                forgot = expirations.removeValue(forKey: fileName) != nil || forgot
+            } else {
+                guard let (fileName, milliseconds) = Self.parseEntry(line) else { return false }
+                note(fileName, expiresAt: milliseconds)
+            }
             lineCount += 1
             length += lineEnd - lineStart + 1
             lineStart = data.index(after: lineEnd)
         }
+        // The earliest date may have been a forgotten file's.
+        if forgot { earliest = expirations.values.min() ?? .max }
         return true
     }
 
@@ -118,13 +142,19 @@ struct LifetimesIndex: Sendable {
     /// Whether the index holds more than twice the lines its files need, and a little more: a reclaim then writes it
     /// again.
     var isWorthCompacting: Bool {
-        lineCount > 2 * expirations.count + 64
+        isWorthCompacting(adding: 0, renamed: 0)
     }
 
-    /// The index's contents: the first line and one line per file.
+    /// Whether the index would be worth writing again (``isWorthCompacting``) once lines that forget `forgotten` of its
+    /// files, and name `renamed` of those again, are added.
+    func isWorthCompacting(adding forgotten: Int, renamed: Int) -> Bool {
+        lineCount + forgotten + renamed > 2 * (expirations.count - forgotten + renamed) + 64
+    }
+
+    /// The index's contents: the first line and one line per file, in no particular order.
     var contents: Data {
         var data = header
-        for (fileName, milliseconds) in expirations.sorted(by: { $0.key < $1.key }) {
+        for (fileName, milliseconds) in expirations {
             data += Self.entry(fileName: fileName, expiresAtMilliseconds: milliseconds)
         }
         return data
@@ -146,11 +176,15 @@ struct LifetimesIndex: Sendable {
             digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             let milliseconds = Int64(String(decoding: number, as: UTF8.self))
         else { return nil }
-        let nameBytes = line[line.index(after: space)...]
-        guard let fileName = String(validating: nameBytes, as: UTF8.self),
-            fileName.hasSuffix(KeyFileName.fileExtension),
+        guard let fileName = parseFileName(line[line.index(after: space)...]) else { return nil }
+        return (fileName, milliseconds)
+    }
+
+    /// The file name `bytes` spell; nil when they are not one a key's file has.
+    private static func parseFileName(_ bytes: Data.SubSequence) -> String? {
+        guard let fileName = String(validating: bytes, as: UTF8.self), fileName.hasSuffix(KeyFileName.fileExtension),
             !fileName.contains(" "), !fileName.contains("/"), !fileName.contains("\0")
         else { return nil }
-        return (fileName, milliseconds)
+        return fileName
     }
 }
