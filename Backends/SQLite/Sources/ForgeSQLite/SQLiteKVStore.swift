@@ -155,15 +155,23 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
     public func storedNames(liveAt date: Date) throws -> [String] {
         let milliseconds = SQLiteKVTable.milliseconds(expiredAt: date)
         do {
-            return
-                try database.read { db -> [Data] in
-                    guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
-                    return try Data.fetchAll(
+            return try database.read { db -> [String] in
+                guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
+                // A namespace without a lifetime (one search of the index of lifetimes) is listed without the check.
+                let hasLifetimes =
+                    try Bool.fetchOne(
+                        db.cachedStatement(sql: SQLiteKVTable.hasLifetimes),
+                        arguments: [storedNamespace]
+                    ) ?? true
+                let names =
+                    hasLifetimes
+                    ? try StoredName.fetchAll(
                         db.cachedStatement(sql: SQLiteKVTable.liveNames),
                         arguments: [storedNamespace, milliseconds]
                     )
-                }
-                .map(SQLiteKVTable.text(fromStored:))
+                    : try StoredName.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
+                return names.map(\.text)
+            }
         } catch {
             throw KVStoreError.listFailed(underlying: FailureReason(sqlite: error, path: database.path))
         }

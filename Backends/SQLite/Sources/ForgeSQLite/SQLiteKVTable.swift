@@ -43,6 +43,9 @@ enum SQLiteKVTable {
     /// Every row, when they are all of one namespace: SQLite then empties the table at once rather than row by row.
     static let deleteEveryRow = "DELETE FROM forge_kv"
     static let names = "SELECT name FROM forge_kv WHERE namespace = ? ORDER BY name"
+    /// Whether a value of the namespace has a lifetime: one search of the index of lifetimes.
+    static let hasLifetimes =
+        "SELECT EXISTS (SELECT 1 FROM forge_kv WHERE namespace = ? AND expires_at IS NOT NULL)"
     /// The names whose value has not expired at a time in milliseconds (expired: `expires_at` at or before it).
     ///
     /// Both listings are in the primary key's order, which is the order of `keys()`: names are canonical UTF-8, whose

@@ -84,6 +84,26 @@ struct SQLiteKVStoreExpiryTests {
         }
     }
 
+    @Test func aNamespaceWithoutLifetimesIsListedBesideOneWithThem() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let database = SQLiteDatabase(fileURL: databaseFile(in: folder))
+            let plain = SQLiteKVStore(database: database, namespace: "plain", expiry: KVExpiry(clock: clock))
+            let expiring = SQLiteKVStore(database: database, namespace: "expiring", expiry: KVExpiry(clock: clock))
+            for name in ["b", "a", "é"] { try plain.set(KVKey<Int>(name), value: 1) }
+            try expiring.set(KVKey<Int>("kept"), value: 1)
+            try expiring.set(KVKey<Int>("gone"), value: 1, expiresAfter: .seconds(1))
+            clock.advance(by: .seconds(1))
+
+            #expect(try plain.keys() == ["a", "b", "é"], "listed without the expiry check, in order")
+            #expect(try expiring.keys() == ["kept"], "listed with it")
+            try plain.set(KVKey<Int>("c"), value: 1, expiresAfter: .seconds(1))
+            #expect(try plain.keys() == ["a", "b", "c", "é"])
+            clock.advance(by: .seconds(1))
+            #expect(try plain.keys() == ["a", "b", "é"])
+        }
+    }
+
     @Test func rowsKeepTheirExpirationInWholeMilliseconds() async throws {
         try await withTemporaryFolder { folder in
             let clock = ManualExpiryClock()

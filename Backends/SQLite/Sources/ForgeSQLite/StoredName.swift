@@ -1,0 +1,31 @@
+internal import Foundation
+internal import GRDB
+internal import GRDBSQLite
+
+/// A name as a row stores it (the UTF-8 of its canonical spelling, as a blob), read straight into a `String`: one
+/// copy of the bytes, where a `Data` and then a `String` made of it are two.
+struct StoredName: DatabaseValueConvertible, StatementColumnConvertible {
+    /// The name.
+    let text: String
+
+    /// The name as a row stores it.
+    var databaseValue: DatabaseValue { Data(text.utf8).databaseValue }
+
+    /// The name a row's blob stores; nil for a value of another kind.
+    static func fromDatabaseValue(_ value: DatabaseValue) -> StoredName? {
+        Data.fromDatabaseValue(value).map { StoredName(text: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    init(text: String) {
+        self.text = text
+    }
+
+    init(sqliteStatement: SQLiteStatement, index: CInt) {
+        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        guard let bytes = sqlite3_column_blob(sqliteStatement, index), count > 0 else {
+            text = ""
+            return
+        }
+        text = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
