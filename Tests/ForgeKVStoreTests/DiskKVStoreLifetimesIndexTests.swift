@@ -35,9 +35,15 @@ struct DiskKVStoreLifetimesIndexTests {
         store.folderURL.appendingPathComponent(".forge-lifetimes").path
     }
 
+    /// How many key files the folder of `log` read: the index's reads left out.
+    private func keyFileReads(_ log: FolderAccessLog) -> Int {
+        log.namesRead.filter { $0.hasSuffix(".json") }.count
+    }
+
     /// The index's lines after its first, as the file holds them.
     private func indexLines(of store: DiskKVStore) throws -> [String] {
         let text = try String(contentsOfFile: indexPath(of: store), encoding: .utf8)
+        // `split` leaves out the empty lines additions start with.
         return Array(text.split(separator: "\n").dropFirst().map(String.init))
     }
 
@@ -92,20 +98,20 @@ struct DiskKVStoreLifetimesIndexTests {
             #expect(try indexEntries(of: store) == ["\(expiresAt) session.token.json"])
 
             #expect(try store.keys() == ["plain", token.key], "the index is no key")
-            let readsBefore = log.reads
+            let readsBefore = keyFileReads(log)
             #expect(store.contains(token))
             #expect(try store.keys() == ["plain", token.key])
             #expect(try store.reclaimExpiredValues(limit: 10) == 0)
-            #expect(log.reads == readsBefore, "the index, read once, says nothing may have expired: no file is read")
+            #expect(keyFileReads(log) == readsBefore, "the index says nothing may have expired: no key file is read")
 
             clock.advance(by: .seconds(29))
             #expect(store.contains(token))
-            #expect(log.reads == readsBefore)
+            #expect(keyFileReads(log) == readsBefore)
             clock.advance(by: .seconds(1))
             #expect(store.contains(token) == false)
-            #expect(log.reads == readsBefore + 1, "once it may have expired, contains reads the key's file")
+            #expect(keyFileReads(log) == readsBefore + 1, "once it may have expired, contains reads the key's file")
             #expect(try store.keys() == ["plain"])
-            #expect(log.reads == readsBefore + 2, "and keys() reads that file alone")
+            #expect(keyFileReads(log) == readsBefore + 2, "and keys() reads that file alone")
 
             let second = makeStore(in: folder, clock: clock)
             #expect(second.contains(token) == false)
@@ -211,12 +217,12 @@ struct DiskKVStoreLifetimesIndexTests {
                 try store.set(KVKey<Int>("short.\(index)"), value: index, expiresAfter: .seconds(1 + index))
             }
             clock.advance(by: .seconds(3))
-            let readsBefore = log.reads
+            let readsBefore = log.namesRead.count
             let removed = try store.removeExpiredValues(at: clock.now, limit: 2)
             #expect(removed == ["short.0", "short.1"], "earliest first")
-            // The index through the cache (grown since it was read: its new lines) and again under the lock, and the
-            // two files.
-            #expect(log.reads - readsBefore <= 4)
+            let read = log.namesRead.dropFirst(readsBefore)
+            #expect(read.filter { $0.hasSuffix(".json") } == ["short.0.json", "short.1.json"], "the two files alone")
+            #expect(read.filter { $0 == ".forge-lifetimes" }.count <= 2, "and the index, where it grew")
             #expect(try store.removeExpiredValues(at: clock.now, limit: 10) == ["short.2"])
             #expect(try store.keys().count == 52)
             #expect(log.listings == 1, "no reclaim lists the folder")
@@ -290,6 +296,63 @@ struct DiskKVStoreLifetimesIndexTests {
         }
     }
 
+    @Test func aDateCutShortIsNeverReadAsPartOfTheNextLine() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let store = makeStore(in: folder, clock: clock)
+            try store.set(token, value: "t0k3n", expiresAfter: .seconds(5))
+            // A writer that crashed after the first digits of its date; the next line is added after it.
+            let index = try FileHandle(forWritingTo: URL(fileURLWithPath: indexPath(of: store)))
+            try index.seekToEnd()
+            try index.write(contentsOf: Data("17".utf8))
+            try index.close()
+            let other = KVKey<String>("other")
+            try store.set(other, value: "o", expiresAfter: .seconds(5))
+            #expect(try indexLines(of: store).contains("17"), "the cut date ends where the next line starts")
+
+            clock.advance(by: .seconds(5))
+            #expect(store.contains(other) == false, "the damaged index is not trusted: the file is read")
+            #expect(try store.keys() == [])
+            #expect(try store.reclaimExpiredValues(limit: 10) == 2)
+            #expect(try indexLines(of: store) == [], "written again from the files")
+        }
+    }
+
+    @Test func aReclaimWritesAgainAnIndexThatEndsInALineCutShort() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let store = makeStore(in: folder, clock: clock)
+            try store.set(token, value: "t0k3n", expiresAfter: .seconds(5))
+            let index = try FileHandle(forWritingTo: URL(fileURLWithPath: indexPath(of: store)))
+            try index.seekToEnd()
+            try index.write(contentsOf: Data("\n0 stale.j".utf8))
+            try index.close()
+
+            // With every writer held back by the reclaim, the cut line is one a crashed writer left.
+            clock.advance(by: .seconds(5))
+            #expect(try store.reclaimExpiredValues(limit: 10) == 1)
+            let text = try String(contentsOfFile: indexPath(of: store), encoding: .utf8)
+            #expect(!text.contains("stale"))
+            #expect(text.hasSuffix("\n"))
+        }
+    }
+
+    @Test func anIndexMadeAgainAtOnceIsReadAgain() async throws {
+        try await withTemporaryFolder { folder in
+            let clock = ManualExpiryClock()
+            let reader = makeStore(in: folder, clock: clock)
+            let writer = makeStore(in: folder, clock: clock)
+            try writer.set(token, value: "first", expiresAfter: .seconds(60))
+            #expect(reader.contains(token))
+            // Removed and made again at once: the new index may take the old one's inode, size and time.
+            try writer.removeAll()
+            try writer.set(token, value: "second", expiresAfter: .seconds(10))
+            clock.advance(by: .seconds(10))
+            #expect(reader.contains(token) == false)
+            #expect(try reader.keys() == [])
+        }
+    }
+
     @Test func aFolderOrALinkInTheIndexsPlaceIsNeverTrustedAndStays() async throws {
         try await withTemporaryFolder { folder in
             for planted in ["folder", "link"] {
@@ -328,7 +391,7 @@ struct DiskKVStoreLifetimesIndexTests {
             try writer.set(token, value: "t0k3n", expiresAfter: .seconds(5))
             #expect(reader.contains(token))
             clock.advance(by: .seconds(5))
-            // The writer's reclaim writes a new index (a new file); a lifetime already past is named in it.
+            // The writer's reclaim adds to the index what it forgets; a lifetime already past is named after it.
             #expect(try writer.reclaimExpiredValues(limit: 10) == 1)
             let stale = KVKey<String>("stale")
             try writer.set(stale, value: "stale", lifetime: .until(clock.now.addingTimeInterval(-1)))

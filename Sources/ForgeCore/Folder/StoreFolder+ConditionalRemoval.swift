@@ -24,7 +24,7 @@ extension StoreFolder {
         }
         _ = folder.lock(exclusive: true, waits: true)
         let stored = storedName(of: name, in: folder)
-        options.accessLog?.recordRead()
+        options.accessLog?.recordRead(of: name)
         guard let contents = try Self.readIfPresent(stored, in: folder), accepts(contents) else { return false }
         do {
             try folder.remove(stored, kinds: [.file])

@@ -33,7 +33,7 @@ package struct LockedFolder {
     ///
     /// A folder or a link in its place fails the read (`EISDIR`, `ELOOP`).
     package func read(_ name: String) throws(FileSystemError) -> Data? {
-        store.options.accessLog?.recordRead()
+        store.options.accessLog?.recordRead(of: name)
         do {
             return try descriptor.openEntry(store.storedName(of: name, in: descriptor), .read).readAll()
         } catch  where error.isMissing {
@@ -45,7 +45,7 @@ package struct LockedFolder {
     ///
     /// As ``StoreFolder/read(_:from:ifStartingWith:)`` reads it.
     package func read(_ name: String, from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
-        store.options.accessLog?.recordRead()
+        store.options.accessLog?.recordRead(of: name)
         let file = try descriptor.openEntry(store.storedName(of: name, in: descriptor), .read)
         guard try file.readBytes(count: prefix.count, at: 0) == prefix else { return nil }
         return try file.readAll(from: offset)
@@ -68,19 +68,38 @@ package struct LockedFolder {
         }
     }
 
-    /// Writes `data` as the file `name`, atomically, replacing the file there (flushed when the folder's durability
-    /// is `.flushed`).
-    package func write(_ data: Data, as name: String) throws(FileSystemError) {
-        try store.write(data, as: store.storedName(of: name, in: descriptor), into: descriptor, replacing: true)
+    /// Writes `data` as the file `name`, atomically, replacing the file there, flushed (the file before it is renamed
+    /// into place, then the folder) whatever the folder's durability: for a file whose loss or truncation at a power
+    /// loss would lose more than the write itself.
+    package func writeFlushed(_ data: Data, as name: String) throws(FileSystemError) {
+        try store.write(
+            data,
+            as: store.storedName(of: name, in: descriptor),
+            into: descriptor,
+            replacing: true,
+            durability: .flushed
+        )
     }
 
     /// Adds `data` to the end of the regular file `name`, in one `write`, flushed when the folder's durability is
     /// `.flushed`.
+    ///
+    /// - Throws: `EINVAL` when the name holds another kind of file than a regular one (a FIFO, a device), which is
+    ///   left as it is; the error of opening or writing it.
     package func append(_ data: Data, to name: String) throws(FileSystemError) {
-        let file = try descriptor.openEntry(store.storedName(of: name, in: descriptor), .append)
-        try file.writeAll(data)
-        if store.options.durability == .flushed { try file.synchronize() }
-        try file.close()
+        let path = store.storedName(of: name, in: descriptor)
+        let file = try descriptor.openEntry(path, .append)
+        guard try file.status().kind == .file else {
+            throw FileSystemError(.write, path: descriptor.child(path), code: EINVAL)
+        }
+        try StoreFolder.append(data, to: file, flushed: store.options.durability == .flushed)
+    }
+
+    /// Flushes the folder's entries (the files removed and renamed in it) to the storage device, when the folder's
+    /// durability is `.flushed`; nothing otherwise.
+    package func synchronizeIfFlushed() throws(FileSystemError) {
+        guard store.options.durability == .flushed else { return }
+        try descriptor.synchronize()
     }
 
     /// The files and folders in the folder, as ``StoreFolder/list(in:)`` lists them.

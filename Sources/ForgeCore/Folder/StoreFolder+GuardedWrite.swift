@@ -48,7 +48,7 @@ extension StoreFolder {
         accepts: (Data) -> Bool
     ) throws(FileSystemError) -> GuardedWrite {
         let contents: Data
-        options.accessLog?.recordRead()
+        options.accessLog?.recordRead(of: name)
         do {
             contents = try folder.openEntry(EntryName(name), .read).readAll()
         } catch  where error.isMissing {

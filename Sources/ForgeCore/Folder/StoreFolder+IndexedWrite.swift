@@ -16,8 +16,8 @@ extension StoreFolder {
     /// land whole, one after another; with the folder's durability `.flushed` the index is flushed before the file is
     /// written. A new index is written like any file (through a temporary file, linked into place), and never replaces
     /// one that another writer made first: the entry is then added to that one. Something under the index's name that
-    /// is not a regular file (a folder, a link) is left as it is, and the file written: its readers take it for a
-    /// damaged index, which they never trust.
+    /// is not a regular file (a folder, a link, a FIFO) is left as it is, and the file written: its readers take it for
+    /// a damaged index, which they never trust.
     ///
     /// - Parameters:
     ///   - data: The file's contents.
@@ -61,7 +61,8 @@ extension StoreFolder {
     /// `entry`, when nothing has that name.
     private func add(_ entry: Data, to name: String, header: Data, in folder: Descriptor) throws(FileSystemError) {
         let index = EntryName(name)
-        for _ in 0..<2 {
+        var attempts = 0
+        while true {
             let file: Descriptor
             do {
                 file = try folder.openEntry(index, .append)
@@ -69,8 +70,9 @@ extension StoreFolder {
                 do {
                     try write(header + entry, as: index, into: folder, replacing: false)
                     return
-                } catch  where error.isAlreadyExists {
-                    // Another writer made it first: add to that one.
+                } catch  where error.isAlreadyExists && attempts < 8 {
+                    // Another writer made it first (or made it and a removal took it since): add to that one.
+                    attempts += 1
                     continue
                 }
             } catch {
@@ -78,10 +80,17 @@ extension StoreFolder {
                 if let status = try? folder.status(of: index), status.kind != .file { return }
                 throw error
             }
-            try file.writeAll(entry)
-            if options.durability == .flushed { try file.synchronize() }
-            try file.close()
+            // A FIFO or a device planted under the name opens too: it is no index, and readers never trust it.
+            guard try file.status().kind == .file else { return }
+            try Self.append(entry, to: file, flushed: options.durability == .flushed)
             return
         }
+    }
+
+    /// Adds `data` to the end of the open `file` in one `write`, flushes it when `flushed`, and closes it.
+    static func append(_ data: Data, to file: Descriptor, flushed: Bool) throws(FileSystemError) {
+        try file.writeAll(data)
+        if flushed { try file.synchronize() }
+        try file.close()
     }
 }

@@ -36,7 +36,7 @@ extension StoreFolder {
         }
         // Emptied in place, the folder's files go one by one: a folder that locks its changes holds the exclusive
         // lock meanwhile, so that no write lands between the listing and the removals (a value with a lifetime
-        // written then could outlive the marker that says it has one).
+        // written then could outlive the index of lifetimes that names it).
         if options.locksChanges { _ = folder.lock(exclusive: true, waits: true) }
         try Self.removeContents(of: folder)
     }

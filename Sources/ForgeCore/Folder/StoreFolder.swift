@@ -90,7 +90,7 @@ package struct StoreFolder: Sendable {
 extension StoreFolder {
     /// Reads the regular file `name` in the sub-folder `folders` (none: the store folder itself).
     package func read(_ name: String, in folders: ArraySlice<String> = []) throws(FileSystemError) -> Data {
-        options.accessLog?.recordRead()
+        options.accessLog?.recordRead(of: name)
         if folders.isEmpty, let file = try? Descriptor.openPath(path, then: [name], .read, followsNoLink: false) {
             // A name right in the folder opens by its path, as the folder itself does, with the link check for
             // the name. A failure goes the long way below, which finds the reason.
@@ -105,7 +105,7 @@ extension StoreFolder {
     /// For a file that only grows at its end: what was added since a reader read it to `offset`. Empty when the file
     /// ends before `offset`; nil when it does not start with `prefix` (another file took its name).
     package func read(_ name: String, from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
-        options.accessLog?.recordRead()
+        options.accessLog?.recordRead(of: name)
         let folder = try openRoot(creating: false)
         let file = try folder.openEntry(storedName(of: name, in: folder), .read)
         guard try file.readBytes(count: prefix.count, at: 0) == prefix else { return nil }
@@ -121,7 +121,7 @@ extension StoreFolder {
     ///
     /// The whole path goes to the system as it is, split by it, so the names are split here only when it must walk.
     package func openForReading(at relative: RelativePath) throws(FileSystemError) -> Descriptor {
-        options.accessLog?.recordRead()
+        options.accessLog?.recordRead(of: relative.string)
         if let file = try openInOneCall(CollectionOfOne(relative.string), .read, creating: false) { return file }
         let names = relative.components
         return try walkAndOpen(names.last ?? "", in: names.dropLast())
@@ -198,13 +198,21 @@ extension StoreFolder {
         }
     }
 
-    /// Writes `data` as `name` in the open `folder`, through a temporary file renamed (or linked) into place.
-    func write(_ data: Data, as name: EntryName, into folder: Descriptor, replacing: Bool) throws(FileSystemError) {
+    /// Writes `data` as `name` in the open `folder`, through a temporary file renamed (or linked) into place, flushed
+    /// as `durability` (the folder's unless given) says.
+    func write(
+        _ data: Data,
+        as name: EntryName,
+        into folder: Descriptor,
+        replacing: Bool,
+        durability: Durability? = nil
+    ) throws(FileSystemError) {
+        let durability = durability ?? options.durability
         let temporary = EntryName(TemporaryName.make(for: name.string))
         let file = try folder.openEntry(temporary, .createNew(permissions: options.filePermissions))
         do {
             try file.writeAll(data)
-            if options.durability == .flushed { try file.synchronize() }
+            if durability == .flushed { try file.synchronize() }
             try file.close()
             try applyProtection(toPath: folder.child(temporary))
             if replacing {
@@ -218,7 +226,7 @@ extension StoreFolder {
             throw error
         }
         // The file is in place whatever this flush reports: a failure here cannot be told as a failed write.
-        if options.durability == .flushed { try? folder.synchronize() }
+        if durability == .flushed { try? folder.synchronize() }
     }
 
     /// Removes the file `name` in the sub-folder `folders`, then the folders this leaves empty.

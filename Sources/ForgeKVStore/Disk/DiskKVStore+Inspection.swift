@@ -15,9 +15,10 @@ extension DiskKVStore {
     /// `ExpiryHeader` (a file that cannot be read, or whose header is damaged, is listed, as its key holds a value
     /// that reads as nil); without it, only the files of keys too long for a name are read.
     ///
-    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
     /// With `readingOnly`, only those of the files of keys that fit a file name are read for their header: the files
     /// that the index of lifetimes says may have expired.
+    ///
+    /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
     func listedKeys(liveAt date: Date? = nil, readingOnly mayHaveExpired: Set<String>? = nil) throws -> [String] {
         let entries: [FolderEntry]
         do {

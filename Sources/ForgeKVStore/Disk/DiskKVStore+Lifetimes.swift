@@ -91,12 +91,13 @@ extension DiskKVStore {
     /// In a folder without the index of lifetimes (`.forge-lifetimes`) there is nothing to remove: the call costs one
     /// `stat` and returns no key, as it does when the index names no file that may have expired (read only where it
     /// grew since this instance last read it). Otherwise, under the folder's exclusive lock, which every write and
-    /// remove of this library's disk key-value stores waits for, it reads the index again, reads the files it names
-    /// that may have expired, earliest first, removes those that have until it has removed `limit`, and writes the
-    /// index again without them: a value set again, or removed, by this process or another is never lost to the
-    /// reclaim (a process of a version before lifetimes takes no lock), and the call costs the index and the files that
-    /// may have expired. A damaged index is written again from every file in the folder, once. A file that cannot be
-    /// read is skipped.
+    /// remove of this library's disk key-value stores waits for, it reads what was added to the index, reads the files
+    /// it names that may have expired, earliest first (at most eight times `limit` of them), removes those that have
+    /// until it has removed `limit`, and adds a line to the index that forgets each file it found removed, expired or
+    /// without a lifetime: a value set again, or removed, by this process or another is never lost to the reclaim (a
+    /// process of a version before lifetimes takes no lock), and the call costs the files that may have expired. The
+    /// index is written again, whole, once it holds more than twice the lines its files need, and when it is damaged,
+    /// from every file in the folder. A file that cannot be read is skipped.
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed,
     ///   ``KVStoreError/removeFailed(key:underlying:)`` naming the key of an expired file that cannot be removed.

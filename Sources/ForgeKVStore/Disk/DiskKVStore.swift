@@ -57,8 +57,8 @@ internal import ForgeCore
 /// makes that file, an index of the files that hold a lifetime and when each expires, and every write of a lifetime
 /// adds a line to it before writing its value (flushed first with `Durability.flushed`). From then on `contains` and
 /// `keys()` read the index (only what was added since this instance last read it) and then only the files that may
-/// have expired; `reclaimExpiredValues(limit:)` reads and removes only those, and writes the index again without them,
-/// under the folder's exclusive lock, so it never removes a value set again meanwhile, by any process. An index that
+/// have expired; `reclaimExpiredValues(limit:)` reads and removes only those, and adds a line to the index that forgets
+/// each, under the folder's exclusive lock, so it never removes a value set again meanwhile, by any process. An index that
 /// is damaged is never trusted: every file is then read, as it would be without one, until the next reclaim writes it
 /// again from the files. It stays until ``removeAll()`` removes the folder with it. Its name ends in no `.json`, so it
 /// is never a key. With `Durability.atomic`, a power loss may keep a value's file without its line in the index: `get`
@@ -358,7 +358,9 @@ extension DiskKVStore {
                     as: name,
                     replacing: replaceExisting,
                     indexedIn: LifetimesIndex.name,
-                    entry: LifetimesIndex.entry(fileName: name, expiresAtMilliseconds: expiresAtMilliseconds),
+                    entry: LifetimesIndex.addition(
+                        LifetimesIndex.entry(fileName: name, expiresAtMilliseconds: expiresAtMilliseconds)
+                    ),
                     header: LifetimesIndex.newHeader()
                 )
             } else {

@@ -29,10 +29,14 @@ internal import Foundation
 /// Why a reader may trust it without a lock, whatever other instances and processes do: a write adds its line before
 /// its file, so a reader that read the index before the line can count as live only a value written after it began,
 /// one as fresh as if the listing had run first (`get` always reads the file). A line cut short (a write that crashed
-/// midway, or one a reader meets midway) is left for the next read, and a line that is not an entry, a first line
-/// that is not this format's, or anything but a regular file under the name make the index damaged: readers then read
-/// every file, the long way, which is always right, and the next reclaim writes the index again from the files.
-/// `removeAll()` removes it with the folder; a folder emptied in place loses it with every file.
+/// midway, or one a reader meets midway) is left for the next read; every addition starts with a line end, so a line a
+/// crashed writer cut short ends where the next addition starts, and a reclaim, which holds every writer back, writes
+/// the index again when it ends in one. A line that is not an entry, a first line that is not this format's, or
+/// anything but a regular file under the name make the index damaged: readers then read every file, the long way,
+/// which is always right, and the next reclaim writes the index again from the files. `removeAll()` removes it with the
+/// folder; a folder emptied in place loses it with every file. All of this rests on the folder's advisory lock
+/// (`flock`): on a file system that refuses it (some network volumes), a reclaim that writes the index again may lose a
+/// line another process adds at that moment, and its value is then counted as live until it is set again or removed.
 ///
 /// With `Durability.flushed` a line is flushed before its file is written, so an acknowledged value with a lifetime is
 /// named after a power loss. With `Durability.atomic` nothing is flushed and a power loss may keep a value's file but
@@ -68,6 +72,15 @@ struct LifetimesIndex: Sendable {
     /// The line that says the file `fileName` holds a value that expires `milliseconds` after 1970.
     static func entry(fileName: String, expiresAtMilliseconds milliseconds: Int64) -> Data {
         Data("\(milliseconds) \(fileName)\n".utf8)
+    }
+
+    /// `lines` as they are added to the end of an index: after a line end.
+    ///
+    /// A line that a writer that crashed cut short then ends there, and reads as damaged rather than as the start of
+    /// the first line added after it (a date cut to its first digits would otherwise make, with the next line, a date
+    /// far later). The empty line this leaves where nothing was cut is skipped.
+    static func addition(_ lines: Data) -> Data {
+        Data([UInt8(ascii: "\n")]) + lines
     }
 
     /// How a line that forgets a file starts.
@@ -107,7 +120,9 @@ struct LifetimesIndex: Sendable {
         var forgot = false
         while let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = data[lineStart..<lineEnd]
-            if line.starts(with: Self.forgettingPrefix) {
+            if line.isEmpty {
+                // The line end an addition starts with (see `addition(_:)`).
+            } else if line.starts(with: Self.forgettingPrefix) {
                 guard let fileName = Self.parseFileName(line.dropFirst(Self.forgettingPrefix.count)) else {
                     return false
                 }
@@ -116,7 +131,7 @@ struct LifetimesIndex: Sendable {
                 guard let (fileName, milliseconds) = Self.parseEntry(line) else { return false }
                 note(fileName, expiresAt: milliseconds)
             }
-            lineCount += 1
+            if !line.isEmpty { lineCount += 1 }
             length += lineEnd - lineStart + 1
             lineStart = data.index(after: lineEnd)
         }

@@ -169,7 +169,10 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
                         db.cachedStatement(sql: SQLiteKVTable.liveNames),
                         arguments: [storedNamespace, milliseconds]
                     )
-                    : try StoredName.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
+                    : try StoredName.fetchAll(
+                        db.cachedStatement(sql: SQLiteKVTable.names),
+                        arguments: [storedNamespace]
+                    )
                 return names.map(\.text)
             }
         } catch {
