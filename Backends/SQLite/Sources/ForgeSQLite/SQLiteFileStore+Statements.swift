@@ -67,7 +67,9 @@ extension SQLiteFileStore {
             }
             let isInline = data.count <= SQLiteFileTable.inlineLimit
             let chunkCount = isInline ? 0 : try writeChunks(of: data, at: stored, in: db)
-            if holdsChunks == true {
+            // A file in its row has no chunk; any other path's chunks go (rows other SQL left under a path with no
+            // file among them): one search of the chunks' key.
+            if holdsChunks != false {
                 try db.cachedStatement(sql: SQLiteFileTable.deleteChunksFrom)
                     .execute(arguments: [storedNamespace, stored, chunkCount])
             }

@@ -6,7 +6,7 @@ internal import GRDB
 /// and processes share.
 ///
 /// Each namespace's files are rows of two tables, `forge_files` (a row per file, which holds the contents of a file of
-/// up to 4 KiB) and `forge_file_chunks` (a larger file's contents in rows of 1 MiB), created by the first write
+/// up to 2 KiB) and `forge_file_chunks` (a larger file's contents in rows of 1 MiB), created by the first write
 /// beside the key-value stores' table: stores of different namespaces, and key-value stores, on one database never see
 /// each other's data, and a store made with the database's file URL in another process sees this one's writes.
 ///
@@ -24,15 +24,16 @@ internal import GRDB
 ///
 /// ## Atomicity and durability
 /// A save is one transaction on the database's one writer connection: it checks that the path is not a folder, that
-/// no folder on its way is a file and, for `overwrite: false`, that no file is there, then replaces the file's row and
-/// chunks. A reader, another process, or a process that crashes mid-save, finds the old file or the new one, whole; of
+/// no folder on its way is a file and, for `overwrite: false`, that no file is there, then writes the file's row (which
+/// holds the contents of a file of up to 2 KiB) and the chunks of a larger one, and removes the chunks it no longer
+/// needs. A reader, another process, or a process that crashes mid-save, finds the old file or the new one, whole; of
 /// two conflicting saves one sees the other's result. A load reads the row and its chunks in one read transaction, so a
 /// save that commits meanwhile never tears it. What a power loss keeps is the store's `Durability`, as on the disk
 /// stores: `.atomic` (the default) commits without flushing (WAL with `synchronous = NORMAL`), `.flushed` flushes the
 /// log before each save returns (`synchronous = FULL`).
 ///
 /// ## Memory
-/// Contents are stored in rows of 1 MiB. A save binds each chunk as a slice of the caller's `Data`, which SQLite copies
+/// Contents larger than 2 KiB are stored in rows of 1 MiB. A save binds each chunk as a slice of the caller's `Data`, which SQLite copies
 /// one chunk at a time; a load reserves one `Data` of the stored size and appends each chunk to it straight from
 /// SQLite's row, without copying the chunk first. A file of any size costs about one copy of it in memory, plus a
 /// chunk and SQLite's page cache: a process that saves a 64 MiB `Data` and loads it back peaks at about 10 MiB above
@@ -104,8 +105,8 @@ extension SQLiteFileStore: FileStoring, AsyncFileStoring, FileBackend {
         }
     }
 
-    /// Stores `data` at `path` in one transaction: the checks, the old chunks removed, the new ones and the file's
-    /// row.
+    /// Stores `data` at `path` in one transaction: the checks, the file's row (with the contents of a small file), the
+    /// chunks of a larger one, and the old chunks it no longer needs removed.
     ///
     /// - Throws: `FileStoreError.alreadyExists(path:)` or `FileStoreError.writeFailed(path:reason:)`; what was
     ///   stored at `path` is kept.

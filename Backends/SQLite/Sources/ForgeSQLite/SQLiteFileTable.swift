@@ -6,19 +6,19 @@ internal import GRDB
 ///
 /// `forge_files` holds a row per file: `(namespace BLOB, path BLOB, size INTEGER, modified REAL, data BLOB)`, keyed by
 /// the namespace and the path; `modified` is seconds since 1970, and `data` the contents of a file of at most
-/// ``inlineLimit`` bytes (NULL for a larger one). `forge_file_chunks` holds the contents of the larger files, in rows of
-/// at most ``chunkSize`` bytes: `(namespace BLOB, path BLOB, chunk INTEGER, data BLOB)`, keyed by the file and the
-/// chunk's number from 0. Both are rowid tables, as SQLite advises for rows this large: a small file saved again is its
-/// row's page written again in place, where its contents in a chunk, or in a row of a `WITHOUT ROWID` table (whose
-/// rows spill past 1,000 bytes or so into pages of their own), would be more pages. Namespaces and paths are the UTF-8 bytes of their canonical (NFC) form, as the key-value table keeps
-/// its keys, so they compare byte by byte: the files beneath the folder `docs` are the paths from `docs/` up to, not
-/// including, `docs0` (`0` follows `/`).
+/// ``inlineLimit`` bytes (NULL for a larger one, and for an empty one). `forge_file_chunks` holds the contents of the
+/// larger files, in rows of at most ``chunkSize`` bytes: `(namespace BLOB, path BLOB, chunk INTEGER, data BLOB)`, keyed
+/// by the file and the chunk's number from 0. Both are rowid tables in a new file, as SQLite advises for rows this
+/// large: a small file saved again is one row of one page, where its contents in a chunk, or in a row of a `WITHOUT
+/// ROWID` table (whose rows spill past 1,000 bytes or so into pages of their own), would be more pages. A file upgraded
+/// from version 1 keeps its `WITHOUT ROWID` `forge_files`, the column added to it. Namespaces and paths are the UTF-8
+/// bytes of their canonical (NFC) form, as the key-value table keeps its keys, so they compare byte by byte: the files
+/// beneath the folder `docs` are the paths from `docs/` up to, not including, `docs0` (`0` follows `/`).
 enum SQLiteFileTable {
     /// The version of the tables' shape that this code reads and writes, kept in `forge_schema` as `files`.
     ///
-    /// Version 1 had no `data` column in `forge_files`, a `WITHOUT ROWID` table then; a database of version 1 is
-    /// upgraded when it is opened for writing (the table made again, its rows copied), its files staying in their
-    /// chunks.
+    /// Version 1 had no `data` column in `forge_files`; a database of version 1 is upgraded when it is opened for
+    /// writing (the column added), its files staying in their chunks until they are saved again.
     static let schemaVersion = 2
 
     /// The name of the table of the files' rows.
@@ -29,9 +29,9 @@ enum SQLiteFileTable {
     /// The most bytes a chunk row holds: 1 MiB.
     static let chunkSize = 1 << 20
 
-    /// The most bytes of a file kept in its row rather than in chunks: 4 KiB, a page of the database, which a row of
-    /// that size still fits, whole, beside a few others.
-    static let inlineLimit = 4 << 10
+    /// The most bytes of a file kept in its row rather than in chunks: 2 KiB, so that the row, its path with it, fits
+    /// whole in a page of the rowid table (4 KiB), spilling into no page of its own.
+    static let inlineLimit = 2 << 10
 
     static let createFiles = """
         CREATE TABLE forge_files (
@@ -65,8 +65,8 @@ enum SQLiteFileTable {
         WHERE f.namespace = ?1 AND f.path = ?2 ORDER BY c.chunk
         """
     static let hasFile = "SELECT 1 FROM forge_files WHERE namespace = ? AND path = ?"
-    /// Whether the file `?` has its contents in chunks: no row when no file is there.
-    static let selectHoldsChunks = "SELECT data IS NULL FROM forge_files WHERE namespace = ? AND path = ?"
+    /// Whether the file `?` has its contents in chunks: no row when no file is there. An empty file has no chunk.
+    static let selectHoldsChunks = "SELECT data IS NULL AND size > 0 FROM forge_files WHERE namespace = ? AND path = ?"
     /// Whether a file lies in the range `[?, ?)`: beneath a folder.
     static let hasFileInRange = "SELECT 1 FROM forge_files WHERE namespace = ? AND path >= ? AND path < ? LIMIT 1"
     /// The first path at or after `?` and before `?`.
@@ -75,13 +75,15 @@ enum SQLiteFileTable {
     /// The first path at or after `?`, with no end: in the top folder.
     static let nextPathToTheEnd =
         "SELECT path FROM forge_files WHERE namespace = ? AND path >= ? ORDER BY path LIMIT 1"
-    /// A file's row, inserted, or updated in place when the file is there: SQLite then rewrites the row's pages rather
-    /// than removing the row and inserting it again (which frees its overflow pages and takes them again).
+    /// A file's row, inserted, or updated when the file is there: SQLite then writes the row over the old one where
+    /// it is the same size, rather than removing the row and inserting it again (which frees its pages and takes them
+    /// again).
     static let upsertFile = """
         INSERT INTO forge_files (namespace, path, size, modified, data) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (namespace, path) DO UPDATE SET size = excluded.size, modified = excluded.modified, data = excluded.data
+        ON CONFLICT (namespace, path)
+        DO UPDATE SET size = excluded.size, modified = excluded.modified, data = excluded.data
         """
-    /// A chunk, inserted, or its row's pages written again in place when it is there.
+    /// A chunk, inserted, or updated when it is there (written over the old one where it is the same size).
     static let upsertChunk = """
         INSERT INTO forge_file_chunks (namespace, path, chunk, data) VALUES (?, ?, ?, ?)
         ON CONFLICT (namespace, path, chunk) DO UPDATE SET data = excluded.data
@@ -119,17 +121,9 @@ enum SQLiteFileTable {
                 .init(name: name, create: createFiles, columns: key + files),
                 .init(name: chunksName, create: createChunks, columns: key + chunks),
             ],
-            upgrades: [
-                1: [
-                    "ALTER TABLE forge_files RENAME TO forge_files_version_1",
-                    createFiles,
-                    """
-                    INSERT INTO forge_files (namespace, path, size, modified)
-                    SELECT namespace, path, size, modified FROM forge_files_version_1
-                    """,
-                    "DROP TABLE forge_files_version_1",
-                ]
-            ]
+            // A column added, the table left as it is: no row copied, and nothing that other SQL made on the table (a
+            // trigger, a view, a foreign key) lost, as making the table again could lose it.
+            upgrades: [1: ["ALTER TABLE forge_files ADD COLUMN data BLOB"]]
         )
     }()
 

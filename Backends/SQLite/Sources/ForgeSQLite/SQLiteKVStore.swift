@@ -149,13 +149,15 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
         }
     }
 
-    /// The names that hold a value not expired at `date` in this namespace, in canonical (NFC) form: one query.
+    /// The names that hold a value not expired at `date` in this namespace, in canonical (NFC) form: one read
+    /// transaction, which lists them without the check of expiry when no value of the namespace has a lifetime.
     ///
     /// - Throws: `KVStoreError/listFailed(underlying:)`.
     public func storedNames(liveAt date: Date) throws -> [String] {
         let milliseconds = SQLiteKVTable.milliseconds(expiredAt: date)
         do {
-            return try database.read { db -> [String] in
+            // One read transaction: the search for lifetimes and the listing read one snapshot of the file.
+            return try database.snapshot { db -> [String] in
                 guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
                 // A namespace without a lifetime (one search of the index of lifetimes) is listed without the check.
                 let hasLifetimes =

@@ -9,7 +9,7 @@ struct StoredName: DatabaseValueConvertible, StatementColumnConvertible {
     let text: String
 
     /// The name as a row stores it.
-    var databaseValue: DatabaseValue { Data(text.utf8).databaseValue }
+    var databaseValue: DatabaseValue { SQLiteKVTable.stored(text).databaseValue }
 
     /// The name a row's blob stores; nil for a value of another kind.
     static func fromDatabaseValue(_ value: DatabaseValue) -> StoredName? {
@@ -21,8 +21,10 @@ struct StoredName: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     init(sqliteStatement: SQLiteStatement, index: CInt) {
+        // The blob first, then its size, as SQLite asks.
+        let bytes = sqlite3_column_blob(sqliteStatement, index)
         let count = Int(sqlite3_column_bytes(sqliteStatement, index))
-        guard let bytes = sqlite3_column_blob(sqliteStatement, index), count > 0 else {
+        guard let bytes, count > 0 else {
             text = ""
             return
         }

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// A file of at most 4 KiB is kept in its row of `forge_files`, with no chunk; a larger one in chunks.
+/// A file of at most 2 KiB is kept in its row of `forge_files`, with no chunk; a larger one in chunks.
 ///
 /// A row whose contents other SQL changed so that they no longer match its size fails its load with a typed error.
 struct SQLiteFileStoreInlineTests {
@@ -18,8 +18,8 @@ struct SQLiteFileStoreInlineTests {
             }
     }
 
-    @Test(arguments: [(0, false), (1, false), (4 << 10, false), ((4 << 10) + 1, true)])
-    func aFileIsKeptInItsRowUpToFourKiB(size: Int, inChunks: Bool) async throws {
+    @Test(arguments: [(0, false), (1, false), (2 << 10, false), ((2 << 10) + 1, true)])
+    func aFileIsKeptInItsRowUpToTwoKiB(size: Int, inChunks: Bool) async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)
             let store = SQLiteFileStore(fileURL: file, namespace: "store")
