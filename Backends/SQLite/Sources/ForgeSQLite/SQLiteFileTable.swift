@@ -65,7 +65,9 @@ enum SQLiteFileTable {
         WHERE f.namespace = ?1 AND f.path = ?2 ORDER BY c.chunk
         """
     static let hasFile = "SELECT 1 FROM forge_files WHERE namespace = ? AND path = ?"
-    /// Whether the file `?` has its contents in chunks: no row when no file is there. An empty file has no chunk.
+    /// Whether the file `?` has its contents in chunks: no row when no file is there.
+    ///
+    /// An empty file has no chunk.
     static let selectHoldsChunks = "SELECT data IS NULL AND size > 0 FROM forge_files WHERE namespace = ? AND path = ?"
     /// Whether a file lies in the range `[?, ?)`: beneath a folder.
     static let hasFileInRange = "SELECT 1 FROM forge_files WHERE namespace = ? AND path >= ? AND path < ? LIMIT 1"
