@@ -35,6 +35,14 @@ struct DiskKVStoreLifetimesIndexTests {
         store.folderURL.appendingPathComponent(".forge-lifetimes").path
     }
 
+    /// Adds `text` to the end of `store`'s index, as a writer midway through its line (or one that crashed) leaves it.
+    private func append(_ text: String, toIndexOf store: DiskKVStore) throws {
+        let index = try FileHandle(forWritingTo: URL(fileURLWithPath: indexPath(of: store)))
+        try index.seekToEnd()
+        try index.write(contentsOf: Data(text.utf8))
+        try index.close()
+    }
+
     /// How many key files the folder of `log` read: the index's reads left out.
     private func keyFileReads(_ log: FolderAccessLog) -> Int {
         log.namesRead.filter { $0.hasSuffix(".json") }.count
@@ -282,13 +290,10 @@ struct DiskKVStoreLifetimesIndexTests {
             try store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
             #expect(store.contains(token))
             // A writer midway through its line: the line is not read until it ends.
-            let index = try FileHandle(forWritingTo: URL(fileURLWithPath: indexPath(of: store)))
-            try index.seekToEnd()
-            try index.write(contentsOf: Data("0 stale.j".utf8))
+            try append("0 stale.j", toIndexOf: store)
             #expect(try store.keys() == [token.key])
             // It ends, and its file is written: the reader that read the start of the line reads the rest.
-            try index.write(contentsOf: Data("son\n".utf8))
-            try index.close()
+            try append("son\n", toIndexOf: store)
             try Data("#expires 0\n\"stale\"".utf8).write(to: store.folderURL.appendingPathComponent("stale.json"))
             #expect(store.contains(KVKey<String>("stale")) == false)
             #expect(try store.keys() == [token.key])
@@ -302,10 +307,7 @@ struct DiskKVStoreLifetimesIndexTests {
             let store = makeStore(in: folder, clock: clock)
             try store.set(token, value: "t0k3n", expiresAfter: .seconds(5))
             // A writer that crashed after the first digits of its date; the next line is added after it.
-            let index = try FileHandle(forWritingTo: URL(fileURLWithPath: indexPath(of: store)))
-            try index.seekToEnd()
-            try index.write(contentsOf: Data("17".utf8))
-            try index.close()
+            try append("17", toIndexOf: store)
             let other = KVKey<String>("other")
             try store.set(other, value: "o", expiresAfter: .seconds(5))
             #expect(try indexLines(of: store).contains("17"), "the cut date ends where the next line starts")
@@ -323,10 +325,7 @@ struct DiskKVStoreLifetimesIndexTests {
             let clock = ManualExpiryClock()
             let store = makeStore(in: folder, clock: clock)
             try store.set(token, value: "t0k3n", expiresAfter: .seconds(5))
-            let index = try FileHandle(forWritingTo: URL(fileURLWithPath: indexPath(of: store)))
-            try index.seekToEnd()
-            try index.write(contentsOf: Data("\n0 stale.j".utf8))
-            try index.close()
+            try append("\n0 stale.j", toIndexOf: store)
 
             // With every writer held back by the reclaim, the cut line is one a crashed writer left.
             clock.advance(by: .seconds(5))
