@@ -59,9 +59,10 @@ struct LifetimesIndex: Sendable {
     private(set) var expirations: [String: Int64] = [:]
     /// The earliest date of all; `Int64.max` when no file is named.
     private(set) var earliest = Int64.max
-    /// How many entry lines were read.
+    /// How many lines were read after the first: those that name a file and those that forget one (empty ones left
+    /// out).
     private(set) var lineCount = 0
-    /// How many bytes were read: the first line and every whole entry line.
+    /// How many bytes were read: the first line and every whole line after it.
     private(set) var length = 0
 
     /// The first line of a new index, with an identity of its own.
