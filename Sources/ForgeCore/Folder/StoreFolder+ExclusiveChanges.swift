@@ -4,9 +4,10 @@ extension StoreFolder {
     /// Runs `body` with this folder open under its exclusive advisory lock; nil, running nothing, without a folder.
     ///
     /// Every write and remove of a store whose folder locks its changes (``Options/locksChanges``) waits for the
-    /// lock: nothing in the folder changes meanwhile but what `body` changes. For a change made of several steps that must see one state of the folder: `DiskKVStore`'s reclaim, which reads
-    /// its index of lifetimes, removes the files that expired and writes the index again. A process of a library version
-    /// that did not lock its changes is not held back. Keep `body` short: every writer waits.
+    /// lock: nothing in the folder changes meanwhile but what `body` changes. For a change made of several steps that
+    /// must see one state of the folder: `DiskKVStore`'s reclaim, which reads its index of lifetimes, removes the files
+    /// that expired and adds to the index. A process of a library version that did not lock its changes is not held
+    /// back. Keep `body` short: every writer waits.
     ///
     /// - Throws: The error of opening the folder, or what `body` throws.
     package func withExclusiveLock<Result>(_ body: (LockedFolder) throws -> Result) throws -> Result? {
@@ -46,9 +47,8 @@ package struct LockedFolder {
     /// As ``StoreFolder/read(_:from:ifStartingWith:)`` reads it.
     package func read(_ name: String, from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
         store.options.accessLog?.recordRead(of: name)
-        let file = try descriptor.openEntry(store.storedName(of: name, in: descriptor), .read)
-        guard try file.readBytes(count: prefix.count, at: 0) == prefix else { return nil }
-        return try file.readAll(from: offset)
+        return try descriptor.openEntry(store.storedName(of: name, in: descriptor), .read)
+            .readAll(from: offset, ifStartingWith: prefix)
     }
 
     /// The status of `name`, a link not followed; nil when nothing has that name.
@@ -89,10 +89,9 @@ package struct LockedFolder {
     package func append(_ data: Data, to name: String) throws(FileSystemError) {
         let path = store.storedName(of: name, in: descriptor)
         let file = try descriptor.openEntry(path, .append)
-        guard try file.status().kind == .file else {
+        guard try StoreFolder.append(data, to: file, flushed: store.options.durability == .flushed) else {
             throw FileSystemError(.write, path: descriptor.child(path), code: EINVAL)
         }
-        try StoreFolder.append(data, to: file, flushed: store.options.durability == .flushed)
     }
 
     /// Flushes the folder's entries (the files removed and renamed in it) to the storage device, when the folder's

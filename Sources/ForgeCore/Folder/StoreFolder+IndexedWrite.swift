@@ -81,16 +81,18 @@ extension StoreFolder {
                 throw error
             }
             // A FIFO or a device planted under the name opens too: it is no index, and readers never trust it.
-            guard try file.status().kind == .file else { return }
-            try Self.append(entry, to: file, flushed: options.durability == .flushed)
+            _ = try Self.append(entry, to: file, flushed: options.durability == .flushed)
             return
         }
     }
 
-    /// Adds `data` to the end of the open `file` in one `write`, flushes it when `flushed`, and closes it.
-    static func append(_ data: Data, to file: Descriptor, flushed: Bool) throws(FileSystemError) {
+    /// Adds `data` to the end of the open `file` in one `write`, flushes it when `flushed`, and closes it; false, with
+    /// nothing written, when the file is not a regular one (a FIFO or a device planted under its name).
+    static func append(_ data: Data, to file: Descriptor, flushed: Bool) throws(FileSystemError) -> Bool {
+        guard try file.status().kind == .file else { return false }
         try file.writeAll(data)
         if flushed { try file.synchronize() }
         try file.close()
+        return true
     }
 }

@@ -107,9 +107,8 @@ extension StoreFolder {
     package func read(_ name: String, from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
         options.accessLog?.recordRead(of: name)
         let folder = try openRoot(creating: false)
-        let file = try folder.openEntry(storedName(of: name, in: folder), .read)
-        guard try file.readBytes(count: prefix.count, at: 0) == prefix else { return nil }
-        return try file.readAll(from: offset)
+        return try folder.openEntry(storedName(of: name, in: folder), .read)
+            .readAll(from: offset, ifStartingWith: prefix)
     }
 
     /// Reads the regular file at `relative`, a checked path beneath the store folder.

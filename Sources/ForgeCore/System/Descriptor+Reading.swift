@@ -27,6 +27,15 @@ extension Descriptor {
         return try readToEnd(expecting: size - offset)
     }
 
+    /// The regular file from `offset` to its end, when its first bytes are `prefix`; nil when they are not.
+    ///
+    /// For a file that only grows at its end, read again from where a reader stopped: `prefix`, its first line, tells
+    /// that it is still the file that reader read.
+    package func readAll(from offset: Int, ifStartingWith prefix: Data) throws(FileSystemError) -> Data? {
+        guard try readBytes(count: prefix.count, at: 0) == prefix else { return nil }
+        return try readAll(from: offset)
+    }
+
     /// Up to `count` bytes of the file from `offset`: fewer where it ends.
     package func readBytes(count: Int, at offset: Int) throws(FileSystemError) -> Data {
         var data = Data(count: count)
@@ -78,14 +87,8 @@ extension Descriptor {
 
     /// The 8-byte little-endian counter at `offset` in the file; 0 while the file ends before it.
     package func readCounter(at offset: Int) throws(FileSystemError) -> UInt64 {
-        var bytes = [UInt8](repeating: 0, count: 8)
-        var result = 0
-        repeat {
-            // `pread` fills the buffer in place, so it takes the buffer's address.
-            result = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, off_t(offset)) }
-        } while result < 0 && errno == EINTR
-        guard result >= 0 else { throw .current(.read, path: path) }
-        guard result == 8 else { return 0 }
+        let bytes = try readBytes(count: 8, at: offset)
+        guard bytes.count == 8 else { return 0 }
         return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -138,12 +138,10 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
     /// - Throws: `KVStoreError/listFailed(underlying:)`.
     public func storedNames() throws -> [String] {
         do {
-            return
-                try database.read { db -> [Data] in
-                    guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
-                    return try Data.fetchAll(db.cachedStatement(sql: SQLiteKVTable.names), arguments: [storedNamespace])
-                }
-                .map(SQLiteKVTable.text(fromStored:))
+            return try database.read { db -> [String] in
+                guard try database.holdsTable(SQLiteKVTable.name, in: db) else { return [] }
+                return try names(SQLiteKVTable.names, [storedNamespace], in: db)
+            }
         } catch {
             throw KVStoreError.listFailed(underlying: FailureReason(sqlite: error, path: database.path))
         }
@@ -165,21 +163,19 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
                         db.cachedStatement(sql: SQLiteKVTable.hasLifetimes),
                         arguments: [storedNamespace]
                     ) ?? true
-                let names =
+                return
                     hasLifetimes
-                    ? try StoredName.fetchAll(
-                        db.cachedStatement(sql: SQLiteKVTable.liveNames),
-                        arguments: [storedNamespace, milliseconds]
-                    )
-                    : try StoredName.fetchAll(
-                        db.cachedStatement(sql: SQLiteKVTable.names),
-                        arguments: [storedNamespace]
-                    )
-                return names.map(\.text)
+                    ? try names(SQLiteKVTable.liveNames, [storedNamespace, milliseconds], in: db)
+                    : try names(SQLiteKVTable.names, [storedNamespace], in: db)
             }
         } catch {
             throw KVStoreError.listFailed(underlying: FailureReason(sqlite: error, path: database.path))
         }
+    }
+
+    /// The names the listing `sql` finds with `arguments` on `db`, each read from its blob straight into a string.
+    private func names(_ sql: String, _ arguments: StatementArguments, in db: Database) throws -> [String] {
+        try StoredName.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(\.text)
     }
 
     /// Whether `name` holds a value not expired at `date`: read through the database's cache of values, as `get`

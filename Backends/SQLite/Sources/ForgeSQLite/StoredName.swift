@@ -13,7 +13,7 @@ struct StoredName: DatabaseValueConvertible, StatementColumnConvertible {
 
     /// The name a row's blob stores; nil for a value of another kind.
     static func fromDatabaseValue(_ value: DatabaseValue) -> StoredName? {
-        Data.fromDatabaseValue(value).map { StoredName(text: String(decoding: $0, as: UTF8.self)) }
+        Data.fromDatabaseValue(value).map { StoredName(text: SQLiteKVTable.text(fromStored: $0)) }
     }
 
     init(text: String) {
