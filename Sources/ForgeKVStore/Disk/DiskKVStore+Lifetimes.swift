@@ -18,7 +18,7 @@ extension DiskKVStore {
     ///
     /// - Throws: ``KVStoreError/listFailed(underlying:)`` when the folder cannot be listed.
     public func storedNames(liveAt date: Date) throws -> [String] {
-        switch lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0]) {
+        switch folderLifetimes {
         case .none:
             return try listedKeys()
         case .indexed(let index):
@@ -46,7 +46,7 @@ extension DiskKVStore {
                 guard index.mayHaveExpired(fileName, by: Self.milliseconds(of: date)) else { return true }
             case .unknown: break
             }
-        } else if case .none = lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0]) {
+        } else if case .none = folderLifetimes {
             return hasValue(named: name)
         }
         switch Result(catching: { try storedValue(named: name) }) {
@@ -63,6 +63,12 @@ extension DiskKVStore {
         case indexed(LifetimesIndex)
         /// An index that is damaged, or cannot be read or looked at: any file may hold a lifetime.
         case unknown
+    }
+
+    /// What the folder says of lifetimes: its index of lifetimes looked for with one `stat`, and read as
+    /// ``lifetimes(indexStatus:)`` reads it.
+    var folderLifetimes: Lifetimes {
+        lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0])
     }
 
     /// What the folder says of lifetimes, its index having the status `indexStatus`: read through this instance's
@@ -113,10 +119,10 @@ extension DiskKVStore {
         whenFound: (_ key: String) -> Void
     ) throws -> [String] {
         guard limit > 0 else { return [] }
-        switch lifetimes(indexStatus: folder.statuses(of: [LifetimesIndex.name])[0]) {
+        switch folderLifetimes {
         case .none: return []
         case .indexed(let index):
-            guard !index.filesThatMayHaveExpired(by: Self.milliseconds(of: date)).isEmpty || index.isWorthCompacting
+            guard index.hasFilesThatMayHaveExpired(by: Self.milliseconds(of: date)) || index.isWorthCompacting
             else { return [] }
         case .unknown: break
         }

@@ -146,10 +146,16 @@ struct LifetimesIndex: Sendable {
         expirations[fileName].map { $0 <= milliseconds } ?? false
     }
 
+    /// Whether a file may hold a value that has expired by `milliseconds` after 1970: what
+    /// ``filesThatMayHaveExpired(by:)`` finds, without finding them.
+    func hasFilesThatMayHaveExpired(by milliseconds: Int64) -> Bool {
+        earliest <= milliseconds
+    }
+
     /// The files that may hold a value that has expired by `milliseconds` after 1970, earliest first (by name among
     /// equals).
     func filesThatMayHaveExpired(by milliseconds: Int64) -> [String] {
-        guard earliest <= milliseconds else { return [] }
+        guard hasFilesThatMayHaveExpired(by: milliseconds) else { return [] }
         return expirations.filter { $0.value <= milliseconds }
             .sorted { ($0.value, $0.key) < ($1.value, $1.key) }
             .map(\.key)
