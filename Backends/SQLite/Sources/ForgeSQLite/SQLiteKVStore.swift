@@ -175,7 +175,12 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
 
     /// The names the listing `sql` finds with `arguments` on `db`, each read from its blob straight into a string.
     private func names(_ sql: String, _ arguments: StatementArguments, in db: Database) throws -> [String] {
-        try StoredName.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(\.text)
+        // Appended from a cursor into one array: `fetchAll` into an array of `StoredName`, then mapped to strings, made
+        // the listing of 10,000 names about a third slower.
+        let cursor = try StoredName.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        var names: [String] = []
+        while let name = try cursor.next() { names.append(name.text) }
+        return names
     }
 
     /// Whether `name` holds a value not expired at `date`: read through the database's cache of values, as `get`
