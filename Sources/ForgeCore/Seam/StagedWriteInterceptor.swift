@@ -19,7 +19,8 @@ package protocol StagedWriteInterceptor: Sendable {
 
 /// A wrapper whose staged writes pass interceptors: its own, then those of the wrappers below it.
 package protocol InterceptingTransactionalStore: TransactionalStore {
-    /// The interceptors a change staged through this store passes, outermost first.
+    /// The interceptors a change staged through this store passes, outermost first: never none, as a type whose store
+    /// passes none is taken for a type of stores that are no wrappers.
     var stagedWriteInterceptors: [any StagedWriteInterceptor] { get }
 }
 

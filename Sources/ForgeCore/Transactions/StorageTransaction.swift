@@ -29,6 +29,9 @@ public final class StorageTransaction: Sendable {
         var writes: [StagedWrite] = []
         /// The changes staged through wrappers that intercept them, in the order staged.
         var intercepted: [Intercepted] = []
+        /// The type of the last store staged through that is no wrapper, whose next writes pass no interceptor: a
+        /// transaction of many writes asks the type once, not once per write.
+        var typeWithoutInterceptors: ObjectIdentifier?
         var isOpen = true
     }
 
@@ -183,8 +186,12 @@ public final class StorageTransaction: Sendable {
             }
             state.runner = runner
             state.writes.append(StagedWrite(store: participant, change: change))
+            let type = ObjectIdentifier(type(of: store))
+            guard state.typeWithoutInterceptors != type else { return nil }
             let interceptors = store.interceptorsOfStagedWrites
-            if !interceptors.isEmpty {
+            if interceptors.isEmpty {
+                state.typeWithoutInterceptors = type
+            } else {
                 state.intercepted.append(Intercepted(change: change, interceptors: interceptors))
             }
             return nil

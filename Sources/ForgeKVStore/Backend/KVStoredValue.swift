@@ -139,10 +139,18 @@ extension KVStoredValue {
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key` when the value cannot be encoded.
     init<T: Codable & Sendable>(encoding value: T, key: String) throws(KVStoreError) {
+        let json = try Self.json(encoding: value, key: key)
+        self.form = .typed(TypedValue(value: value, type: T.self, json: json, isDecodedFromJSON: false))
+        self.expiresAt = nil
+    }
+
+    /// The JSON of `value`, as a value stored for `key` holds it, for a write that keeps no value to read back (a
+    /// transaction's).
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key`.
+    static func json<T: Encodable>(encoding value: T, key: String) throws(KVStoreError) -> Data {
         do {
-            let json = try JSONCodec.encode(value)
-            self.form = .typed(TypedValue(value: value, type: T.self, json: json, isDecodedFromJSON: false))
-            self.expiresAt = nil
+            return try JSONCodec.encode(value)
         } catch {
             throw KVStoreError.encodingFailed(key: key, underlying: String(describing: error))
         }

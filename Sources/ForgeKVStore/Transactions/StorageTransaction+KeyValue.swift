@@ -9,8 +9,8 @@ extension StorageTransaction {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` now, when `value` cannot be encoded, or
     ///   `StorageTransactionError`; the transaction then applies nothing unless the error is caught in its body.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, in store: some TransactionalKVStore) throws {
-        let stored = try KVStoredValue(encoding: value, key: key.key)
-        try stage(.storeValue(json: stored.json, name: key.key, expiresAtMilliseconds: nil), in: store)
+        let json = try KVStoredValue.json(encoding: value, key: key.key)
+        try stage(.storeValue(json: json, name: key.key, expiresAtMilliseconds: nil), in: store)
     }
 
     /// Stores `value` for `key` in `store` when the transaction is applied, to expire `lifetime` after now (the

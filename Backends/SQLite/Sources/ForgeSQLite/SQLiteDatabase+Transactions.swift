@@ -31,7 +31,7 @@ extension SQLiteDatabase: TransactionRunner {
         var prepared: [SQLiteWrite] = []
         prepared.reserveCapacity(writes.count)
         for staged in writes {
-            guard let store = staged.store as? any SQLiteTransactionalStore, store.database === self else {
+            guard let store = Self.store(of: staged), store.database === self else {
                 throw StorageTransactionError.storesOfDifferentDatabases(
                     String(describing: Self.self),
                     String(describing: type(of: staged.store))
@@ -40,6 +40,18 @@ extension SQLiteDatabase: TransactionRunner {
             prepared.append(try store.write(for: staged.change))
         }
         try apply(prepared)
+    }
+
+    /// The store of `staged` as a store of a database, or nil for a store of another kind.
+    private static func store(of staged: StagedWrite) -> (any SQLiteTransactionalStore)? {
+        // A cast to a store's own type compares types; a cast to the protocol searches the conformances, once per
+        // write of a transaction.
+        switch staged.store {
+        case let store as SQLiteKVStore: store
+        case let store as SQLiteFileStore: store
+        case let store as SQLiteCrypt: store
+        default: staged.store as? any SQLiteTransactionalStore
+        }
     }
 }
 
@@ -63,7 +75,8 @@ extension SQLiteDatabase {
                 changing: writes.compactMap(\.changedValue?.key),
                 isOneStatement: isAlone && first.isOneStatement
             ) { db in
-                for write in writes { try write.run(in: db) }
+                var statements = SQLiteWrite.RowStatements()
+                for write in writes { try write.run(in: db, &statements) }
             }
         } catch let failed as SQLiteWrite.Failed {
             throw failed.error

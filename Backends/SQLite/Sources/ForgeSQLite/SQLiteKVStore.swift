@@ -247,33 +247,39 @@ extension SQLiteKVStore {
     /// The write that stores `json` under `name`, to expire `expiresAt` milliseconds after 1970 (nil: never): one
     /// statement, for `store(_:named:)` and for a transaction.
     func storing(_ json: Data, expiringAt expiresAt: Int64?, named name: String) -> SQLiteWrite {
-        let text = String(decoding: json, as: UTF8.self)
-        return write(named: name, failing: KVStoreError.writeFailed(key:underlying:)) { db, key in
-            try db.cachedStatement(sql: SQLiteKVTable.upsert)
-                .execute(arguments: [key.namespace, key.name, text, expiresAt])
-        }
+        let key = rowKey(name)
+        let action = SQLiteWrite.Action.storeValue(
+            key,
+            json: String(decoding: json, as: UTF8.self),
+            expiresAt: expiresAt
+        )
+        return write(key, named: name, failing: KVStoreError.writeFailed(key:underlying:), action)
     }
 
     /// The write that removes the value under `name`: one statement, for `removeValue(named:)` and for a transaction.
     func removing(named name: String) -> SQLiteWrite {
-        write(named: name, failing: KVStoreError.removeFailed(key:underlying:)) { db, key in
-            try db.cachedStatement(sql: SQLiteKVTable.delete).execute(arguments: [key.namespace, key.name])
-        }
+        let key = rowKey(name)
+        return write(key, named: name, failing: KVStoreError.removeFailed(key:underlying:), .removeValue(key))
     }
 
-    /// The write of the one statement `statement` runs on the row of `name`, which fails with `operation`'s error.
+    /// The place of `name`'s row.
+    private func rowKey(_ name: String) -> ReadCache.Key {
+        ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+    }
+
+    /// The write of `action` on the row `key` of `name`, one statement, which fails with `operation`'s error.
     private func write(
+        _ key: ReadCache.Key,
         named name: String,
         failing operation: @escaping (String, FailureReason) -> KVStoreError,
-        _ statement: @escaping (Database, ReadCache.Key) throws -> Void
+        _ action: SQLiteWrite.Action
     ) -> SQLiteWrite {
-        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
-        return SQLiteWrite(
+        SQLiteWrite(
             durability: durability,
             isOneStatement: true,
             changedValue: .init(key: key, name: name),
             failure: failure(operation, name),
-            apply: { db in try statement(db, key) }
+            action: action
         )
     }
 

@@ -22,8 +22,19 @@ struct SQLiteWrite {
     /// The store's error for a failure of the write: a store's own error passes as it is, any other failure (of SQLite)
     /// becomes the operation's error naming the key or path.
     let failure: (any Error) -> any Error
-    /// Runs the write's statements on the writer, inside the transaction when there is one.
-    let apply: (Database) throws -> Void
+    /// What the write runs on the writer, inside the transaction when there is one.
+    let action: Action
+
+    /// What a write runs: a key-value row stored or removed, which a transaction of many runs with one statement
+    /// looked up for all of them, or the statements of a file or a secret.
+    enum Action {
+        /// Stores the row of `key`: the value's JSON, to expire `expiresAt` milliseconds after 1970 (nil: never).
+        case storeValue(ReadCache.Key, json: String, expiresAt: Int64?)
+        /// Removes the row of `key`.
+        case removeValue(ReadCache.Key)
+        /// Runs a store's statements.
+        case statements((Database) throws -> Void)
+    }
 
     /// A key-value row that a write changes, and the name the store's observers are told.
     struct ChangedValue {
@@ -39,13 +50,23 @@ struct SQLiteWrite {
         isOneStatement: Bool,
         changedValue: ChangedValue? = nil,
         failure: @escaping (any Error) -> any Error,
-        apply: @escaping (Database) throws -> Void
+        action: Action
     ) {
         self.durability = durability
         self.isOneStatement = isOneStatement
         self.changedValue = changedValue
         self.failure = failure
-        self.apply = apply
+        self.action = action
+    }
+
+    /// Creates a write of a store of `durability` that runs the statements `apply`.
+    init(
+        durability: Durability,
+        isOneStatement: Bool,
+        failure: @escaping (any Error) -> any Error,
+        apply: @escaping (Database) throws -> Void
+    ) {
+        self.init(durability: durability, isOneStatement: isOneStatement, failure: failure, action: .statements(apply))
     }
 
     /// The write that fails with `error` when it is reached: a transaction's `StagedWrite.Change.fail(_:)`.
@@ -53,12 +74,42 @@ struct SQLiteWrite {
         SQLiteWrite(durability: .atomic, isOneStatement: true, failure: { $0 }, apply: { _ in throw error })
     }
 
-    /// Runs ``apply`` on `db`, throwing a failure as the store's error, already final.
-    func run(in db: Database) throws {
+    /// Runs the write on `db`, throwing a failure as the store's error, already final; a row's statement is taken
+    /// from `statements`, which keeps it for the next write of the same kind.
+    func run(in db: Database, _ statements: inout RowStatements) throws {
         do {
-            try apply(db)
+            switch action {
+            case .storeValue(let key, let json, let expiresAt):
+                try statements.upsert(in: db).execute(arguments: [key.namespace, key.name, json, expiresAt])
+            case .removeValue(let key):
+                try statements.delete(in: db).execute(arguments: [key.namespace, key.name])
+            case .statements(let apply):
+                try apply(db)
+            }
         } catch {
             throw Failed(error: failure(error))
+        }
+    }
+
+    /// The key-value table's statements, looked up once for the writes of one transaction.
+    struct RowStatements {
+        private var upsert: Statement?
+        private var delete: Statement?
+
+        /// The statement that stores a row.
+        mutating func upsert(in db: Database) throws -> Statement {
+            if let upsert { return upsert }
+            let statement = try db.cachedStatement(sql: SQLiteKVTable.upsert)
+            upsert = statement
+            return statement
+        }
+
+        /// The statement that removes a row.
+        mutating func delete(in db: Database) throws -> Statement {
+            if let delete { return delete }
+            let statement = try db.cachedStatement(sql: SQLiteKVTable.delete)
+            delete = statement
+            return statement
         }
     }
 
