@@ -75,7 +75,7 @@ extension SQLiteDatabase {
                 changing: writes.compactMap(\.changedValue?.key),
                 isOneStatement: isAlone && first.isOneStatement
             ) { db in
-                var statements = SQLiteWrite.RowStatements()
+                var statements = RowStatements()
                 for write in writes { try write.run(in: db, &statements) }
             }
         } catch let failed as SQLiteWrite.Failed {

@@ -80,36 +80,14 @@ struct SQLiteWrite {
         do {
             switch action {
             case .storeValue(let key, let json, let expiresAt):
-                try statements.upsert(in: db).execute(arguments: [key.namespace, key.name, json, expiresAt])
+                try statements.store(key, json: json, expiresAt: expiresAt, in: db)
             case .removeValue(let key):
-                try statements.delete(in: db).execute(arguments: [key.namespace, key.name])
+                try statements.remove(key, in: db)
             case .statements(let apply):
                 try apply(db)
             }
         } catch {
             throw Failed(error: failure(error))
-        }
-    }
-
-    /// The key-value table's statements, looked up once for the writes of one transaction.
-    struct RowStatements {
-        private var upsert: Statement?
-        private var delete: Statement?
-
-        /// The statement that stores a row.
-        mutating func upsert(in db: Database) throws -> Statement {
-            if let upsert { return upsert }
-            let statement = try db.cachedStatement(sql: SQLiteKVTable.upsert)
-            upsert = statement
-            return statement
-        }
-
-        /// The statement that removes a row.
-        mutating func delete(in db: Database) throws -> Statement {
-            if let delete { return delete }
-            let statement = try db.cachedStatement(sql: SQLiteKVTable.delete)
-            delete = statement
-            return statement
         }
     }
 

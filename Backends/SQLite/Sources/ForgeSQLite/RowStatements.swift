@@ -1,0 +1,104 @@
+internal import Foundation
+internal import GRDB
+internal import GRDBSQLite
+
+/// The key-value table's statements that write one row, looked up once for the writes of one transaction and run
+/// through SQLite's C interface: each bound, stepped once and reset, with the row's bytes bound in place.
+///
+/// Why not GRDB's `execute(arguments:)`: per row it builds an array of arguments and runs its checks for transaction
+/// observers, suspension and aborted transactions, which in a transaction of many sets cost about as much as SQLite's
+/// own work (the transaction rows of Benchmarks/README.md's SQLite section measure it). These statements write one
+/// row, on the writer, inside a transaction or savepoint begun through GRDB, on a connection where no GRDB observer is
+/// registered, so GRDB's checks have nothing to see; a failure is thrown as GRDB throws it, a `DatabaseError`, and
+/// ends the transaction as GRDB's would.
+struct RowStatements {
+    private var upsert: Statement?
+    private var delete: Statement?
+
+    /// Stores the row of `key` on `db`: the value's JSON, to expire `expiresAt` milliseconds after 1970 (nil: never).
+    ///
+    /// - Throws: `DatabaseError` when SQLite refuses the row.
+    mutating func store(_ key: ReadCache.Key, json: String, expiresAt: Int64?, in db: Database) throws {
+        let statement = try cached(&upsert, SQLiteKVTable.upsert, in: db)
+        var json = json
+        try key.namespace.withUnsafeBytes { namespace in
+            try key.name.withUnsafeBytes { name in
+                try json.withUTF8 { json in
+                    try Self.step(statement, in: db) { handle in
+                        var code = Self.bindBlob(namespace, to: handle, at: 1)
+                        if code == SQLITE_OK { code = Self.bindBlob(name, to: handle, at: 2) }
+                        if code == SQLITE_OK { code = Self.bindText(json, to: handle, at: 3) }
+                        if code == SQLITE_OK {
+                            code = expiresAt.map { sqlite3_bind_int64(handle, 4, $0) } ?? sqlite3_bind_null(handle, 4)
+                        }
+                        return code
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes the row of `key` from `db`.
+    ///
+    /// - Throws: `DatabaseError` when SQLite fails.
+    mutating func remove(_ key: ReadCache.Key, in db: Database) throws {
+        let statement = try cached(&delete, SQLiteKVTable.delete, in: db)
+        try key.namespace.withUnsafeBytes { namespace in
+            try key.name.withUnsafeBytes { name in
+                try Self.step(statement, in: db) { handle in
+                    let code = Self.bindBlob(namespace, to: handle, at: 1)
+                    return code == SQLITE_OK ? Self.bindBlob(name, to: handle, at: 2) : code
+                }
+            }
+        }
+    }
+
+    /// The statement kept in `slot`, or `sql`'s statement from the connection's cache, kept there.
+    private func cached(_ slot: inout Statement?, _ sql: String, in db: Database) throws -> Statement {
+        if let slot { return slot }
+        let statement = try db.cachedStatement(sql: sql)
+        slot = statement
+        return statement
+    }
+
+    /// Binds with `bind`, then steps `statement` once, which must finish it; the statement is reset and its bindings
+    /// cleared before this returns, so no pointer to the caller's bytes outlives the call.
+    private static func step(
+        _ statement: Statement,
+        in db: Database,
+        binding bind: (SQLiteStatement) -> CInt
+    ) throws {
+        let handle = statement.sqliteStatement
+        // GRDB resets a statement at its next use; SQLite binds only a statement that is reset.
+        sqlite3_reset(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        var code = bind(handle)
+        if code == SQLITE_OK { code = sqlite3_step(handle) }
+        guard code == SQLITE_DONE else {
+            // The message of the failure, read before the reset that follows.
+            let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+    }
+
+    /// SQLite's `SQLITE_TRANSIENT`, which C spells as a cast of -1: SQLite copies what is bound with it.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Binds `bytes` as a blob at `index`, in place: an empty blob, not NULL, when there are none.
+    private static func bindBlob(_ bytes: UnsafeRawBufferPointer, to handle: SQLiteStatement, at index: CInt) -> CInt {
+        guard let base = bytes.baseAddress else { return sqlite3_bind_zeroblob(handle, index, 0) }
+        return sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), nil)
+    }
+
+    /// Binds `utf8` as text at `index`, in place: empty text, not NULL, when there is none.
+    private static func bindText(_ utf8: UnsafeBufferPointer<UInt8>, to handle: SQLiteStatement, at index: CInt) -> CInt
+    {
+        guard let base = utf8.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, transient) }
+        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { text in
+            sqlite3_bind_text64(handle, index, text, sqlite3_uint64(utf8.count), nil, UInt8(SQLITE_UTF8))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ForgeSQLite
+import Foundation
+import GRDB
+import Testing
+
+/// The key-value rows, which the stores bind and step through SQLite's C interface: the bytes land as GRDB would bind
+/// them, an empty name is an empty blob and not NULL, and a row SQLite refuses (here through a trigger another program
+/// planted) fails that write alone with the store's error naming its key, alone or in a transaction, and leaves the
+/// statement fit for the next write.
+struct SQLiteRowWriteTests {
+    /// What the row of `name` in `namespace` holds, read by another connection: the types and sizes SQLite keeps.
+    struct StoredRow: Equatable {
+        let nameType: String
+        let nameLength: Int
+        let valueType: String
+        let value: String
+        let expiresAt: Int64?
+    }
+
+    /// The row of `name` in `namespace` of the file at `path`, or nil.
+    static func row(named name: String, in namespace: String, at path: String) throws -> StoredRow? {
+        let other = try DatabaseQueue(path: path)
+        return try other.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT typeof(name) AS nameType, length(name) AS nameLength, typeof(value) AS valueType, value,
+                        expires_at FROM forge_kv WHERE namespace = ? AND name = ?
+                    """,
+                arguments: [Data(namespace.utf8), Data(name.utf8)]
+            )
+            .map { row in
+                StoredRow(
+                    nameType: row["nameType"],
+                    nameLength: row["nameLength"],
+                    valueType: row["valueType"],
+                    value: row["value"],
+                    expiresAt: row["expires_at"]
+                )
+            }
+        }
+    }
+
+    /// Plants a trigger, as another program could, that refuses `statement` (`INSERT` or `DELETE`) of the row named
+    /// `name`.
+    static func plantTrigger(refusing statement: String, of name: String, at path: String) throws {
+        let other = try DatabaseQueue(path: path)
+        let row = statement == "DELETE" ? "OLD" : "NEW"
+        let hex = Data(name.utf8).map { String(format: "%02x", $0) }.joined()
+        try other.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER refuse_\(statement.lowercased()) BEFORE \(statement) ON forge_kv
+                    WHEN \(row).name = X'\(hex)' BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END
+                    """
+            )
+        }
+    }
+
+    @Test func anEmptyNameInAnEmptyNamespaceIsAnEmptyBlobAndIsRemoved() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "")
+            try store.set(KVKey<Int>(""), value: 7)
+
+            #expect(try store.get(KVKey<Int>("")) == 7)
+            let stored = try Self.row(named: "", in: "", at: file.path)
+            #expect(stored == StoredRow(nameType: "blob", nameLength: 0, valueType: "text", value: "7", expiresAt: nil))
+            try store.remove(KVKey<Int>(""))
+            #expect(try Self.row(named: "", in: "", at: file.path) == nil)
+            #expect(try store.keys().isEmpty)
+        }
+    }
+
+    @Test func aValueWithALifetimeKeepsItsDateAndAValueWithoutNone() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "réglages")
+            let date = Date(timeIntervalSince1970: 4_000_000_000.25)
+            try store.set(KVKey<String>("clé"), value: "é", lifetime: .until(date))
+            try store.set(KVKey<String>("plain"), value: "x")
+
+            let expiring = try Self.row(named: "clé", in: "réglages", at: file.path)
+            #expect(expiring?.expiresAt == 4_000_000_000_250)
+            #expect(expiring?.value == "\"é\"")
+            #expect(try Self.row(named: "plain", in: "réglages", at: file.path)?.expiresAt == nil)
+            try store.set(KVKey<String>("clé"), value: "again")
+            #expect(try Self.row(named: "clé", in: "réglages", at: file.path)?.expiresAt == nil)
+        }
+    }
+
+    @Test func aRowSQLiteRefusesFailsThatSetAloneAndTheNextWriteWorks() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.set(KVKey<Int>("blocked"), value: 1)
+            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path)
+
+            let failure = #expect(throws: KVStoreError.self) { try store.set(KVKey<Int>("blocked"), value: 2) }
+            #expect(failure?.key == "blocked")
+            guard case .writeFailed(_, .other(let description)) = failure else {
+                Issue.record("expected writeFailed with SQLite's message, got \(String(describing: failure))")
+                return
+            }
+            #expect(description.contains("refused by a trigger"))
+            #expect(try store.get(KVKey<Int>("blocked")) == 1)
+            try store.set(KVKey<Int>("other"), value: 3)
+            #expect(try store.get(KVKey<Int>("other")) == 3)
+        }
+    }
+
+    @Test func aRowSQLiteRefusesFailsTheTransactionWhichAppliesNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.set(KVKey<Int>("a"), value: 0)
+            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path)
+
+            let failure = await #expect(throws: KVStoreError.self) {
+                try await StorageTransaction.run { transaction in
+                    try transaction.set(KVKey<Int>("a"), value: 1, in: store)
+                    try transaction.set(KVKey<Int>("blocked"), value: 1, in: store)
+                    try transaction.set(KVKey<Int>("c"), value: 1, in: store)
+                }
+            }
+            #expect(failure?.key == "blocked")
+            #expect(try store.keys() == ["a"])
+            #expect(try store.get(KVKey<Int>("a")) == 0)
+
+            try await StorageTransaction.run { transaction in
+                try transaction.set(KVKey<Int>("a"), value: 2, in: store)
+                try transaction.remove(KVKey<Int>("a"), in: store)
+                try transaction.set(KVKey<Int>("c"), value: 2, in: store)
+            }
+            #expect(try store.keys() == ["c"])
+        }
+    }
+
+    @Test func aRemovalSQLiteRefusesFailsWithTheStoresErrorAndKeepsTheValue() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.set(KVKey<Int>("kept"), value: 1)
+            try Self.plantTrigger(refusing: "DELETE", of: "kept", at: file.path)
+
+            let failure = #expect(throws: KVStoreError.self) { try store.remove(KVKey<Int>("kept")) }
+            guard case .removeFailed(key: "kept", _) = failure else {
+                Issue.record("expected removeFailed naming the key, got \(String(describing: failure))")
+                return
+            }
+            #expect(try store.get(KVKey<Int>("kept")) == 1)
+        }
+    }
+}
