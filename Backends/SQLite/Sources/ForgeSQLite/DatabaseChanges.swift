@@ -79,13 +79,12 @@ final class DatabaseChanges: Sendable {
         for observer in observers { observer.onChange(name) }
     }
 
-    /// Tells the observers of each value in `changed`, in order, that it changed through this database: after a
-    /// commit of the writes that changed them.
-    func tell(_ changed: [SQLiteWrite.ChangedValue]) {
-        guard !changed.isEmpty else { return }
-        let observers = state.withLock { state in Array(state.observers.values) }
+    /// Tells the observers of each key-value row `writes` changed, in order, that it changed through this database:
+    /// after a commit of the writes.
+    func tell(_ writes: [SQLiteWrite]) {
+        let observers = state.withLock { state in state.observers.isEmpty ? [] : Array(state.observers.values) }
         guard !observers.isEmpty else { return }
-        for value in changed {
+        for case let value? in writes.lazy.map(\.changedValue) {
             for observer in observers where observer.namespace == value.key.namespace { observer.onChange(value.name) }
         }
     }

@@ -83,6 +83,6 @@ extension SQLiteDatabase {
         } catch {
             throw first.failure(error)
         }
-        changes.tell(writes.compactMap(\.changedValue))
+        changes.tell(writes)
     }
 }

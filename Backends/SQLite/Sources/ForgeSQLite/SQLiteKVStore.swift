@@ -43,17 +43,38 @@ internal import GRDB
 /// throws it.
 public struct SQLiteKVStore: Sendable {
     /// The database the store's rows live in.
-    public let database: SQLiteDatabase
+    public var database: SQLiteDatabase { parts.database }
     /// The name of the group of keys this store holds; other namespaces in the database are never touched.
-    public let namespace: String
+    public var namespace: String { parts.namespace }
     /// Whether each write is flushed to the device before it returns.
-    public let durability: Durability
+    public var durability: Durability { parts.durability }
     /// How the store keeps values with a lifetime: the clock that says when they expire, and how its writes reclaim
     /// the rows of those that have.
-    public let expiry: KVExpiry?
+    public var expiry: KVExpiry? { parts.expiry }
 
     /// ``namespace`` as rows store it.
-    let storedNamespace: Data
+    var storedNamespace: Data { parts.storedNamespace }
+
+    /// What the store is made of, in one object: a store one reference wide is kept in place where a transaction
+    /// stages each write with its store, where a wider one would be copied into a box of its own for every write.
+    private let parts: Parts
+
+    /// The store's properties.
+    private final class Parts: Sendable {
+        let database: SQLiteDatabase
+        let namespace: String
+        let durability: Durability
+        let expiry: KVExpiry?
+        let storedNamespace: Data
+
+        init(database: SQLiteDatabase, namespace: String, durability: Durability, expiry: KVExpiry?) {
+            self.database = database
+            self.namespace = namespace
+            self.durability = durability
+            self.expiry = expiry
+            self.storedNamespace = SQLiteKVTable.stored(namespace)
+        }
+    }
 
     /// Creates a store for `namespace`'s rows in `database`.
     ///
@@ -70,11 +91,7 @@ public struct SQLiteKVStore: Sendable {
         durability: Durability = .atomic,
         expiry: KVExpiry = KVExpiry()
     ) {
-        self.database = database
-        self.namespace = namespace
-        self.durability = durability
-        self.expiry = expiry
-        self.storedNamespace = SQLiteKVTable.stored(namespace)
+        parts = Parts(database: database, namespace: namespace, durability: durability, expiry: expiry)
     }
 
     /// Creates a store for `namespace`'s rows in the database file `fileURL`, opened for this store alone.
@@ -300,9 +317,7 @@ extension SQLiteKVStore {
     private func failure(
         _ operation: @escaping (String, FailureReason) -> KVStoreError,
         _ name: String
-    ) -> (any Error) -> any Error {
-        { [path = database.path] error in
-            error as? KVStoreError ?? operation(name, FailureReason(sqlite: error, path: path))
-        }
+    ) -> SQLiteWrite.Failure {
+        .keyValue(operation: operation, name: name, path: database.path)
     }
 }

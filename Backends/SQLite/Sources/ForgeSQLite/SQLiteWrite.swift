@@ -7,12 +7,12 @@ internal import GRDB
 /// Each store makes its writes in one function per kind of change (a value stored, a file removed, a secret sealed and
 /// stored), which its own calls and ``SQLiteDatabase/commit(_:)`` both use: a write alone and the same write in a
 /// transaction run the same SQL and fail with the same error. Whatever must happen before the writer is taken (a
-/// secret sealed, a store's header read) is done when the write is made; ``apply`` runs on the writer only.
+/// secret sealed, a store's header read) is done when the write is made; its ``action`` runs on the writer only.
 struct SQLiteWrite {
     /// The durability of the store that makes the write.
     let durability: Durability
-    /// Whether ``apply`` runs one statement, which SQLite commits atomically by itself; a write of several statements,
-    /// or several writes, run in one transaction.
+    /// Whether the write runs one statement, which SQLite commits atomically by itself; a write of several
+    /// statements, or several writes, run in one transaction.
     let isOneStatement: Bool
     /// The key-value row the write changes, or nil for a file or a secret.
     ///
@@ -21,7 +21,7 @@ struct SQLiteWrite {
     let changedValue: ChangedValue?
     /// The store's error for a failure of the write: a store's own error passes as it is, any other failure (of SQLite)
     /// becomes the operation's error naming the key or path.
-    let failure: (any Error) -> any Error
+    let failure: Failure
     /// What the write runs on the writer, inside the transaction when there is one.
     let action: Action
 
@@ -34,6 +34,25 @@ struct SQLiteWrite {
         case removeValue(ReadCache.Key)
         /// Runs a store's statements.
         case statements((Database) throws -> Void)
+    }
+
+    /// How a write's failure becomes its store's error.
+    enum Failure {
+        /// A key-value write's: a `KVStoreError` passes as it is, any other failure becomes the error `operation` makes
+        /// for `name`, with its reason on the database at `path`.
+        case keyValue(operation: (String, FailureReason) -> KVStoreError, name: String, path: String)
+        /// A file's or a secret's, as its store maps it.
+        case mapped((any Error) -> any Error)
+
+        /// The store's error for `error`.
+        func callAsFunction(_ error: any Error) -> any Error {
+            switch self {
+            case .keyValue(let operation, let name, let path):
+                error as? KVStoreError ?? operation(name, FailureReason(sqlite: error, path: path))
+            case .mapped(let map):
+                map(error)
+            }
+        }
     }
 
     /// A key-value row that a write changes, and the name the store's observers are told.
@@ -49,7 +68,7 @@ struct SQLiteWrite {
         durability: Durability,
         isOneStatement: Bool,
         changedValue: ChangedValue? = nil,
-        failure: @escaping (any Error) -> any Error,
+        failure: Failure,
         action: Action
     ) {
         self.durability = durability
@@ -66,7 +85,12 @@ struct SQLiteWrite {
         failure: @escaping (any Error) -> any Error,
         apply: @escaping (Database) throws -> Void
     ) {
-        self.init(durability: durability, isOneStatement: isOneStatement, failure: failure, action: .statements(apply))
+        self.init(
+            durability: durability,
+            isOneStatement: isOneStatement,
+            failure: .mapped(failure),
+            action: .statements(apply)
+        )
     }
 
     /// The write that fails with `error` when it is reached: a transaction's `StagedWrite.Change.fail(_:)`.

@@ -63,7 +63,7 @@ struct SQLiteRowWriteTests {
             let store = SQLiteKVStore(fileURL: file, namespace: "")
             try store.set(KVKey<Int>(""), value: 7)
 
-            #expect(try store.get(KVKey<Int>("")) == 7)
+            #expect(try store.value(for: KVKey<Int>("")) == 7)
             let stored = try Self.row(named: "", in: "", at: file.path)
             #expect(stored == StoredRow(nameType: "blob", nameLength: 0, valueType: "text", value: "7", expiresAt: nil))
             try store.remove(KVKey<Int>(""))
@@ -103,9 +103,9 @@ struct SQLiteRowWriteTests {
                 return
             }
             #expect(description.contains("refused by a trigger"))
-            #expect(try store.get(KVKey<Int>("blocked")) == 1)
+            #expect(try store.value(for: KVKey<Int>("blocked")) == 1)
             try store.set(KVKey<Int>("other"), value: 3)
-            #expect(try store.get(KVKey<Int>("other")) == 3)
+            #expect(try store.value(for: KVKey<Int>("other")) == 3)
         }
     }
 
@@ -125,7 +125,7 @@ struct SQLiteRowWriteTests {
             }
             #expect(failure?.key == "blocked")
             #expect(try store.keys() == ["a"])
-            #expect(try store.get(KVKey<Int>("a")) == 0)
+            #expect(try store.value(for: KVKey<Int>("a")) == 0)
 
             try await StorageTransaction.run { transaction in
                 try transaction.set(KVKey<Int>("a"), value: 2, in: store)
@@ -148,7 +148,7 @@ struct SQLiteRowWriteTests {
                 Issue.record("expected removeFailed naming the key, got \(String(describing: failure))")
                 return
             }
-            #expect(try store.get(KVKey<Int>("kept")) == 1)
+            #expect(try store.value(for: KVKey<Int>("kept")) == 1)
         }
     }
 }
