@@ -35,6 +35,22 @@ struct WrappedTransactionTests {
         #expect(settings.get(KVKey<Int>("count")) == 3)
     }
 
+    /// The transaction asks a store's type for interceptors once; a wrapper of that store between its plain writes is
+    /// still seen, and only its own write is reported.
+    @Test func aWrapperStagedBetweenWritesOfTheStoreItWrapsReportsOnlyItsOwn() async throws {
+        let events = RecordedEvents()
+        let store = InMemoryKVStore()
+        let wrapped = store.reportingEvents(label: "wrapped", to: events.handler)
+        try await StorageTransaction.run { transaction in
+            try transaction.set(KVKey<Int>("plain-before"), value: 1, in: store)
+            try transaction.set(KVKey<Int>("wrapped"), value: 2, in: wrapped)
+            try transaction.set(KVKey<Int>("plain-after"), value: 3, in: store)
+            try transaction.set(KVKey<Int>("wrapped-again"), value: 4, in: wrapped)
+        }
+        #expect(events.calls.map(\.event.target) == ["wrapped", "wrapped-again"])
+        #expect(try store.keys() == ["plain-after", "plain-before", "wrapped", "wrapped-again"])
+    }
+
     @Test func theSynchronousFormReportsToo() throws {
         let events = RecordedEvents()
         let settings = InMemoryKVStore().reportingEvents(to: events.handler)

@@ -28,6 +28,9 @@ extension TransactionalStore {
     /// The interceptors a change staged through this store passes, outermost first; none for a store that is not a
     /// wrapper.
     package var interceptorsOfStagedWrites: [any StagedWriteInterceptor] {
-        (self as? any InterceptingTransactionalStore)?.stagedWriteInterceptors ?? []
+        guard let wrapper = self as? any InterceptingTransactionalStore else { return [] }
+        let interceptors = wrapper.stagedWriteInterceptors
+        assert(!interceptors.isEmpty, "\(type(of: self)) intercepts staged writes but named no interceptor")
+        return interceptors
     }
 }

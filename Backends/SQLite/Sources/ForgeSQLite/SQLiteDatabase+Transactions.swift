@@ -67,15 +67,15 @@ extension SQLiteDatabase {
     ///   itself (opening, beginning or committing); nothing is applied then.
     func apply(_ writes: [SQLiteWrite]) throws {
         guard let first = writes.first else { return }
-        let isAlone = writes.count == 1
+        let isOneStatement = writes.count == 1 && first.isOneStatement
         let durability: Durability = writes.contains { $0.durability == .flushed } ? .flushed : .atomic
         do {
             try write(
                 durability,
                 changing: writes.compactMap(\.changedValue?.key),
-                isOneStatement: isAlone && first.isOneStatement
+                isOneStatement: isOneStatement
             ) { db in
-                var statements = RowStatements()
+                var statements = RowStatements(isInTransaction: !isOneStatement)
                 for write in writes { try write.run(in: db, &statements) }
             }
         } catch let failed as SQLiteWrite.Failed {

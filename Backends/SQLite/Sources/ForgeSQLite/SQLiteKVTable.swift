@@ -33,6 +33,7 @@ enum SQLiteKVTable {
     static let createExpiryIndex =
         "CREATE INDEX forge_kv_expiry ON forge_kv (namespace, expires_at) WHERE expires_at IS NOT NULL"
     static let select = "SELECT value, expires_at FROM forge_kv WHERE namespace = ? AND name = ?"
+    /// Run only by `RowStatements`, as is ``delete``: GRDB no longer knows their arguments once they have run there.
     static let upsert = "INSERT OR REPLACE INTO forge_kv (namespace, name, value, expires_at) VALUES (?, ?, ?, ?)"
     static let delete = "DELETE FROM forge_kv WHERE namespace = ? AND name = ?"
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"

@@ -42,8 +42,13 @@ struct SQLiteRowWriteTests {
     }
 
     /// Plants a trigger, as another program could, that refuses `statement` (`INSERT` or `DELETE`) of the row named
-    /// `name`.
-    static func plantTrigger(refusing statement: String, of name: String, at path: String) throws {
+    /// `name`: with `ABORT`, SQLite undoes that statement; with `ROLLBACK`, the whole transaction it is part of.
+    static func plantTrigger(
+        refusing statement: String,
+        of name: String,
+        at path: String,
+        undoing resolution: String = "ABORT"
+    ) throws {
         let other = try DatabaseQueue(path: path)
         let row = statement == "DELETE" ? "OLD" : "NEW"
         let hex = Data(name.utf8).map { String(format: "%02x", $0) }.joined()
@@ -51,7 +56,7 @@ struct SQLiteRowWriteTests {
             try db.execute(
                 sql: """
                     CREATE TRIGGER refuse_\(statement.lowercased()) BEFORE \(statement) ON forge_kv
-                    WHEN \(row).name = X'\(hex)' BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END
+                    WHEN \(row).name = X'\(hex)' BEGIN SELECT RAISE(\(resolution), 'refused by a trigger'); END
                     """
             )
         }
@@ -133,6 +138,66 @@ struct SQLiteRowWriteTests {
                 try transaction.set(KVKey<Int>("c"), value: 2, in: store)
             }
             #expect(try store.keys() == ["c"])
+        }
+    }
+
+    /// A trigger that rolls the whole transaction back: SQLite undoes the rows before it, the rows after it are not
+    /// committed by themselves, and the transaction fails with the error naming the refused key.
+    @Test func aRowThatRollsTheTransactionBackFailsItWholeAndTheNextOneWorks() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.set(KVKey<Int>("a"), value: 0)
+            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path, undoing: "ROLLBACK")
+
+            let failure = await #expect(throws: KVStoreError.self) {
+                try await StorageTransaction.run { transaction in
+                    try transaction.set(KVKey<Int>("a"), value: 1, in: store)
+                    try transaction.set(KVKey<Int>("blocked"), value: 1, in: store)
+                    try transaction.set(KVKey<Int>("c"), value: 1, in: store)
+                }
+            }
+            #expect(failure?.key == "blocked")
+            #expect(try store.keys() == ["a"])
+            #expect(try store.value(for: KVKey<Int>("a")) == 0)
+
+            try await StorageTransaction.run { transaction in
+                try transaction.set(KVKey<Int>("a"), value: 2, in: store)
+                try transaction.set(KVKey<Int>("c"), value: 2, in: store)
+            }
+            #expect(try store.keys() == ["a", "c"])
+        }
+    }
+
+    /// Writers on threads of their own whose writes are committed together: the one SQLite rolls back fails alone, with
+    /// its store's error, and every other is committed.
+    @Test func aRowThatRollsAGroupBackFailsAloneAndTheOthersCommit() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.set(KVKey<Int>("seed"), value: 0)
+            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path, undoing: "ROLLBACK")
+            let names = (0..<16).map { $0 == 7 ? "blocked" : "w\($0)" }
+
+            let outcomes = try await withThrowingTaskGroup(of: (String, KVStoreError?).self) { tasks in
+                for name in names {
+                    tasks.addTask {
+                        try await onOwnThread {
+                            do {
+                                try store.set(KVKey<Int>(name), value: 1)
+                                return (name, nil)
+                            } catch let error as KVStoreError {
+                                return (name, error)
+                            }
+                        }
+                    }
+                }
+                return try await tasks.reduce(into: [String: KVStoreError?]()) { $0[$1.0] = $1.1 }
+            }
+
+            #expect(outcomes.filter { $0.value != nil }.map(\.key) == ["blocked"])
+            #expect(outcomes["blocked"]??.key == "blocked")
+            #expect(try store.keys() == (names.filter { $0 != "blocked" } + ["seed"]).sorted())
         }
     }
 
