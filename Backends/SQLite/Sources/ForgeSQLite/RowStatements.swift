@@ -6,13 +6,14 @@ internal import GRDBSQLite
 /// through SQLite's C interface: each bound, stepped once and reset, with the row's bytes bound in place.
 ///
 /// Why not GRDB's `execute(arguments:)`: per row it builds an array of arguments and runs its checks for transaction
-/// observers, suspension and aborted transactions, which in a transaction of many sets cost about as much as SQLite's
-/// own work (the transaction rows of Benchmarks/README.md's SQLite section measure it). These statements write one
-/// row on the writer, alone (SQLite commits it by itself) or inside a transaction begun through GRDB, on a connection
-/// where no GRDB observer is registered: of GRDB's checks, only the one for an aborted transaction has something to
-/// see, and it is made here. A failure is thrown as GRDB throws it, a `DatabaseError` with SQLite's extended code and
-/// message; unlike GRDB, the statement stays in the connection's cache (SQLite resets a failed statement for its next
-/// use). Only these writes run the table's upsert and delete, whose arguments GRDB no longer knows once run here.
+/// observers, suspension and aborted transactions, which kept a transaction of many sets behind GRDB's own loop, which
+/// stages nothing (the transaction rows of Benchmarks/README.md's SQLite section measure it). These statements write
+/// one row on the writer, alone (SQLite commits it by itself) or inside a transaction begun through GRDB, on a
+/// connection where no GRDB observer is registered: of GRDB's checks, only the one for an aborted transaction has
+/// something to see, and it is made here. A failure is thrown as GRDB throws it, a `DatabaseError` with SQLite's
+/// extended code and message; unlike GRDB, the statement stays in the connection's cache (SQLite resets a failed
+/// statement for its next use). Only these writes run the table's upsert and delete, whose arguments GRDB no longer
+/// knows once run here.
 struct RowStatements {
     /// Whether the writes run inside a transaction, which SQLite may have rolled back by itself (on a full disk, an
     /// I/O error, a trigger's `RAISE(ROLLBACK)`) when an earlier write failed.
