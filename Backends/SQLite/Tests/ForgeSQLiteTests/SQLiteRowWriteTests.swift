@@ -94,6 +94,28 @@ struct SQLiteRowWriteTests {
         }
     }
 
+    /// JSON that is ASCII is bound as it is; other bytes become valid UTF-8 text, as a `String` repairs them, so that a
+    /// value read from elsewhere with bytes that are not UTF-8 is kept as text SQLite can read back.
+    @Test func textThatIsNotASCIIIsKeptAsValidUTF8() async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.store(KVStoredValue(json: Data("\"ascii\"".utf8)), named: "ascii")
+            try store.store(KVStoredValue(json: Data("\"日本\"".utf8)), named: "utf8")
+            try store.store(KVStoredValue(json: Data([0x22, 0xFF, 0x22])), named: "broken")
+
+            #expect(try Self.row(named: "ascii", in: "settings", at: file.path)?.value == "\"ascii\"")
+            #expect(try Self.row(named: "utf8", in: "settings", at: file.path)?.value == "\"日本\"")
+            let broken = try Self.row(named: "broken", in: "settings", at: file.path)
+            #expect(broken?.valueType == "text")
+            let bytes = try DatabaseQueue(path: file.path).read { db in
+                try String.fetchOne(db, sql: "SELECT hex(value) FROM forge_kv WHERE name = CAST('broken' AS BLOB)")
+            }
+            #expect(bytes == "22EFBFBD22", "the byte that is not UTF-8 kept as U+FFFD, in UTF-8")
+            #expect(try store.value(for: KVKey<String>("utf8")) == "日本")
+        }
+    }
+
     @Test func aRowSQLiteRefusesFailsThatSetAloneAndTheNextWriteWorks() async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)
