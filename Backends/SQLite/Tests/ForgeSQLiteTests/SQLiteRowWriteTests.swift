@@ -108,9 +108,10 @@ struct SQLiteRowWriteTests {
             #expect(try Self.row(named: "utf8", in: "settings", at: file.path)?.value == "\"日本\"")
             let broken = try Self.row(named: "broken", in: "settings", at: file.path)
             #expect(broken?.valueType == "text")
-            let bytes = try DatabaseQueue(path: file.path).read { db in
-                try String.fetchOne(db, sql: "SELECT hex(value) FROM forge_kv WHERE name = CAST('broken' AS BLOB)")
-            }
+            let bytes = try DatabaseQueue(path: file.path)
+                .read { db in
+                    try String.fetchOne(db, sql: "SELECT hex(value) FROM forge_kv WHERE name = CAST('broken' AS BLOB)")
+                }
             #expect(bytes == "22EFBFBD22", "the byte that is not UTF-8 kept as U+FFFD, in UTF-8")
             #expect(try store.value(for: KVKey<String>("utf8")) == "日本")
         }
