@@ -48,12 +48,6 @@ struct ReadCache {
     mutating func forget(_ keys: [Key]?) {
         generation &+= 1
         guard let keys else { return values.removeAll(keepingCapacity: true) }
-        // A cache that holds far fewer values than the keys is searched for them rather than every key hashed: a
-        // transaction of many writes forgets its keys in a cache that holds a few.
-        if values.count * 16 < keys.count {
-            for key in Array(values.keys) where keys.contains(key) { values[key] = nil }
-        } else {
-            for key in keys { values[key] = nil }
-        }
+        for key in keys { values[key] = nil }
     }
 }

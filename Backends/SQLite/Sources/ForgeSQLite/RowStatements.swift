@@ -29,15 +29,16 @@ struct RowStatements {
     /// Stores the row of `key` on `db`: the value's JSON, to expire `expiresAt` milliseconds after 1970 (nil: never).
     ///
     /// - Throws: `DatabaseError` when SQLite refuses the row.
-    mutating func store(_ key: ReadCache.Key, json: Data, expiresAt: Int64?, in db: Database) throws {
+    mutating func store(_ key: ReadCache.Key, json: String, expiresAt: Int64?, in db: Database) throws {
         let statement = try cached(&upsert, SQLiteKVTable.upsert, in: db)
-        try Self.withText(of: json) { text in
-            try key.namespace.withUnsafeBytes { namespace in
-                try key.name.withUnsafeBytes { name in
+        var json = json
+        try key.namespace.withUnsafeBytes { namespace in
+            try key.name.withUnsafeBytes { name in
+                try json.withUTF8 { json in
                     try step(statement, in: db) { handle in
                         var code = Self.bindBlob(namespace, to: handle, at: 1)
                         if code == SQLITE_OK { code = Self.bindBlob(name, to: handle, at: 2) }
-                        if code == SQLITE_OK { code = Self.bindText(text, to: handle, at: 3) }
+                        if code == SQLITE_OK { code = Self.bindText(json, to: handle, at: 3) }
                         if code == SQLITE_OK {
                             code = expiresAt.map { sqlite3_bind_int64(handle, 4, $0) } ?? sqlite3_bind_null(handle, 4)
                         }
@@ -45,21 +46,6 @@ struct RowStatements {
                     }
                 }
             }
-        }
-    }
-
-    /// Runs `body` with `json` as the UTF-8 text a row keeps: the bytes as they are when they are ASCII, as the
-    /// library's JSON nearly always is, or else those of a `String` made of them, which repairs bytes that are not
-    /// UTF-8 (JSON read from elsewhere) as SQLite's text must be.
-    private static func withText<Result>(
-        of json: Data,
-        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
-    ) throws -> Result {
-        // Making a `String` of each value costs a transaction of many sets an allocation and a copy per write.
-        try json.withUnsafeBytes { bytes in
-            if bytes.allSatisfy({ $0 < 0x80 }) { return try body(bytes.assumingMemoryBound(to: UInt8.self)) }
-            var text = String(decoding: bytes, as: UTF8.self)
-            return try text.withUTF8(body)
         }
     }
 

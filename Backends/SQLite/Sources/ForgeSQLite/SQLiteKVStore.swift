@@ -265,7 +265,11 @@ extension SQLiteKVStore {
     /// statement, for `store(_:named:)` and for a transaction.
     func storing(_ json: Data, expiringAt expiresAt: Int64?, named name: String) -> SQLiteWrite {
         let key = rowKey(name)
-        let action = SQLiteWrite.Action.storeValue(key, json: json, expiresAt: expiresAt)
+        let action = SQLiteWrite.Action.storeValue(
+            key,
+            json: String(decoding: json, as: UTF8.self),
+            expiresAt: expiresAt
+        )
         return write(key, named: name, failing: KVStoreError.writeFailed(key:underlying:), action)
     }
 

@@ -29,7 +29,7 @@ struct SQLiteWrite {
     /// looked up for all of them, or the statements of a file or a secret.
     enum Action {
         /// Stores the row of `key`: the value's JSON, to expire `expiresAt` milliseconds after 1970 (nil: never).
-        case storeValue(ReadCache.Key, json: Data, expiresAt: Int64?)
+        case storeValue(ReadCache.Key, json: String, expiresAt: Int64?)
         /// Removes the row of `key`.
         case removeValue(ReadCache.Key)
         /// Runs a store's statements.
