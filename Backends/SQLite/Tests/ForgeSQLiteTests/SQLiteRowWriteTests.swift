@@ -94,8 +94,8 @@ struct SQLiteRowWriteTests {
         }
     }
 
-    /// JSON that is ASCII is bound as it is; other bytes become valid UTF-8 text, as a `String` repairs them, so that a
-    /// value read from elsewhere with bytes that are not UTF-8 is kept as text SQLite can read back.
+    /// A value's JSON is kept as valid UTF-8 text: bytes that are not UTF-8 (JSON read from elsewhere) become U+FFFD, as
+    /// a `String` repairs them, so that SQLite keeps text it can read back.
     @Test func textThatIsNotASCIIIsKeptAsValidUTF8() async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)
