@@ -137,12 +137,16 @@ struct SQLiteRowWriteTests {
         }
     }
 
-    @Test func aRowSQLiteRefusesFailsTheTransactionWhichAppliesNothing() async throws {
+    /// A trigger that undoes its statement (`ABORT`) or the whole transaction (`ROLLBACK`): either way the transaction
+    /// fails with the error naming the refused key, the rows before it are undone, the rows after it are not committed by
+    /// themselves, and the next transaction works.
+    @Test(arguments: ["ABORT", "ROLLBACK"])
+    func aRowSQLiteRefusesFailsTheTransactionWhichAppliesNothing(undoing resolution: String) async throws {
         try await withTemporaryFolder { folder in
             let file = databaseFile(in: folder)
             let store = SQLiteKVStore(fileURL: file, namespace: "settings")
             try store.set(KVKey<Int>("a"), value: 0)
-            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path)
+            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path, undoing: resolution)
 
             let failure = await #expect(throws: KVStoreError.self) {
                 try await StorageTransaction.run { transaction in
@@ -161,34 +165,6 @@ struct SQLiteRowWriteTests {
                 try transaction.set(KVKey<Int>("c"), value: 2, in: store)
             }
             #expect(try store.keys() == ["c"])
-        }
-    }
-
-    /// A trigger that rolls the whole transaction back: SQLite undoes the rows before it, the rows after it are not
-    /// committed by themselves, and the transaction fails with the error naming the refused key.
-    @Test func aRowThatRollsTheTransactionBackFailsItWholeAndTheNextOneWorks() async throws {
-        try await withTemporaryFolder { folder in
-            let file = databaseFile(in: folder)
-            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
-            try store.set(KVKey<Int>("a"), value: 0)
-            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path, undoing: "ROLLBACK")
-
-            let failure = await #expect(throws: KVStoreError.self) {
-                try await StorageTransaction.run { transaction in
-                    try transaction.set(KVKey<Int>("a"), value: 1, in: store)
-                    try transaction.set(KVKey<Int>("blocked"), value: 1, in: store)
-                    try transaction.set(KVKey<Int>("c"), value: 1, in: store)
-                }
-            }
-            #expect(failure?.key == "blocked")
-            #expect(try store.keys() == ["a"])
-            #expect(try store.value(for: KVKey<Int>("a")) == 0)
-
-            try await StorageTransaction.run { transaction in
-                try transaction.set(KVKey<Int>("a"), value: 2, in: store)
-                try transaction.set(KVKey<Int>("c"), value: 2, in: store)
-            }
-            #expect(try store.keys() == ["a", "c"])
         }
     }
 
