@@ -30,7 +30,7 @@ struct RowStatements {
     ///
     /// - Throws: `DatabaseError` when SQLite refuses the row.
     mutating func store(_ key: ReadCache.Key, json: String, expiresAt: Int64?, in db: Database) throws {
-        let statement = try cached(&upsert, SQLiteKVTable.upsert, in: db)
+        let statement = try Self.cached(&upsert, SQLiteKVTable.upsert, in: db)
         var json = json
         try key.namespace.withUnsafeBytes { namespace in
             try key.name.withUnsafeBytes { name in
@@ -53,7 +53,7 @@ struct RowStatements {
     ///
     /// - Throws: `DatabaseError` when SQLite fails.
     mutating func remove(_ key: ReadCache.Key, in db: Database) throws {
-        let statement = try cached(&delete, SQLiteKVTable.delete, in: db)
+        let statement = try Self.cached(&delete, SQLiteKVTable.delete, in: db)
         try key.namespace.withUnsafeBytes { namespace in
             try key.name.withUnsafeBytes { name in
                 try step(statement, in: db) { handle in
@@ -65,7 +65,7 @@ struct RowStatements {
     }
 
     /// The statement kept in `slot`, or `sql`'s statement from the connection's cache, kept there.
-    private func cached(_ slot: inout Statement?, _ sql: String, in db: Database) throws -> Statement {
+    private static func cached(_ slot: inout Statement?, _ sql: String, in db: Database) throws -> Statement {
         if let slot { return slot }
         let statement = try db.cachedStatement(sql: sql)
         slot = statement

@@ -41,24 +41,33 @@ struct SQLiteRowWriteTests {
         }
     }
 
-    /// Plants a trigger, as another program could, that refuses `statement` (`INSERT` or `DELETE`) of the row named
-    /// `name`: with `ABORT`, SQLite undoes that statement; with `ROLLBACK`, the whole transaction it is part of.
-    static func plantTrigger(
+    /// Runs `body` with a store on a new database file whose key `seeded` holds `value`, once another program planted
+    /// a trigger there that refuses `statement` (`INSERT` or `DELETE`) of the row named `name`: with `ABORT`, SQLite
+    /// undoes that statement; with `ROLLBACK`, the whole transaction it is part of.
+    static func withStore(
+        seeding seeded: String,
+        with value: Int,
         refusing statement: String,
         of name: String,
-        at path: String,
-        undoing resolution: String = "ABORT"
-    ) throws {
-        let other = try DatabaseQueue(path: path)
-        let row = statement == "DELETE" ? "OLD" : "NEW"
-        let hex = Data(name.utf8).map { String(format: "%02x", $0) }.joined()
-        try other.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER refuse_\(statement.lowercased()) BEFORE \(statement) ON forge_kv
-                    WHEN \(row).name = X'\(hex)' BEGIN SELECT RAISE(\(resolution), 'refused by a trigger'); END
-                    """
-            )
+        undoing resolution: String = "ABORT",
+        _ body: (SQLiteKVStore) async throws -> Void
+    ) async throws {
+        try await withTemporaryFolder { folder in
+            let file = databaseFile(in: folder)
+            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
+            try store.set(KVKey<Int>(seeded), value: value)
+            let row = statement == "DELETE" ? "OLD" : "NEW"
+            let hex = Data(name.utf8).map { String(format: "%02x", $0) }.joined()
+            try await DatabaseQueue(path: file.path)
+                .write { db in
+                    try db.execute(
+                        sql: """
+                            CREATE TRIGGER refuse_\(statement.lowercased()) BEFORE \(statement) ON forge_kv
+                            WHEN \(row).name = X'\(hex)' BEGIN SELECT RAISE(\(resolution), 'refused by a trigger'); END
+                            """
+                    )
+                }
+            try await body(store)
         }
     }
 
@@ -118,12 +127,7 @@ struct SQLiteRowWriteTests {
     }
 
     @Test func aRowSQLiteRefusesFailsThatSetAloneAndTheNextWriteWorks() async throws {
-        try await withTemporaryFolder { folder in
-            let file = databaseFile(in: folder)
-            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
-            try store.set(KVKey<Int>("blocked"), value: 1)
-            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path)
-
+        try await Self.withStore(seeding: "blocked", with: 1, refusing: "INSERT", of: "blocked") { store in
             let failure = #expect(throws: KVStoreError.self) { try store.set(KVKey<Int>("blocked"), value: 2) }
             #expect(failure?.key == "blocked")
             guard case .writeFailed(_, .other(let description)) = failure else {
@@ -142,11 +146,8 @@ struct SQLiteRowWriteTests {
     /// themselves, and the next transaction works.
     @Test(arguments: ["ABORT", "ROLLBACK"])
     func aRowSQLiteRefusesFailsTheTransactionWhichAppliesNothing(undoing resolution: String) async throws {
-        try await withTemporaryFolder { folder in
-            let file = databaseFile(in: folder)
-            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
-            try store.set(KVKey<Int>("a"), value: 0)
-            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path, undoing: resolution)
+        try await Self.withStore(seeding: "a", with: 0, refusing: "INSERT", of: "blocked", undoing: resolution) {
+            store in
 
             let failure = await #expect(throws: KVStoreError.self) {
                 try await StorageTransaction.run { transaction in
@@ -171,11 +172,8 @@ struct SQLiteRowWriteTests {
     /// Writers on threads of their own whose writes are committed together: the one SQLite rolls back fails alone, with
     /// its store's error, and every other is committed.
     @Test func aRowThatRollsAGroupBackFailsAloneAndTheOthersCommit() async throws {
-        try await withTemporaryFolder { folder in
-            let file = databaseFile(in: folder)
-            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
-            try store.set(KVKey<Int>("seed"), value: 0)
-            try Self.plantTrigger(refusing: "INSERT", of: "blocked", at: file.path, undoing: "ROLLBACK")
+        try await Self.withStore(seeding: "seed", with: 0, refusing: "INSERT", of: "blocked", undoing: "ROLLBACK") {
+            store in
             let names = (0..<16).map { $0 == 7 ? "blocked" : "w\($0)" }
 
             let outcomes = try await withThrowingTaskGroup(of: (String, KVStoreError?).self) { tasks in
@@ -201,12 +199,8 @@ struct SQLiteRowWriteTests {
     }
 
     @Test func aRemovalSQLiteRefusesFailsWithTheStoresErrorAndKeepsTheValue() async throws {
-        try await withTemporaryFolder { folder in
-            let file = databaseFile(in: folder)
-            let store = SQLiteKVStore(fileURL: file, namespace: "settings")
-            try store.set(KVKey<Int>("kept"), value: 1)
-            try Self.plantTrigger(refusing: "DELETE", of: "kept", at: file.path)
-
+        try await Self.withStore(seeding: "kept", with: 1, refusing: "DELETE", of: "kept") {
+            (store: SQLiteKVStore) async throws in
             let failure = #expect(throws: KVStoreError.self) { try store.remove(KVKey<Int>("kept")) }
             guard case .removeFailed(key: "kept", _) = failure else {
                 Issue.record("expected removeFailed naming the key, got \(String(describing: failure))")
