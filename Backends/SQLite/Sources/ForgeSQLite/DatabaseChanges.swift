@@ -84,7 +84,7 @@ final class DatabaseChanges: Sendable {
     func tell(_ writes: [SQLiteWrite]) {
         let observers = state.withLock { state in state.observers.isEmpty ? [] : Array(state.observers.values) }
         guard !observers.isEmpty else { return }
-        for case let value? in writes.lazy.map(\.changedValue) {
+        for case let value? in writes.lazy.map({ $0.changedValue }) {
             for observer in observers where observer.namespace == value.key.namespace { observer.onChange(value.name) }
         }
     }

@@ -47,6 +47,8 @@ struct ReadCache {
     /// Forgets `keys` (every key when nil), for a write that is about to change them or has.
     mutating func forget(_ keys: [Key]?) {
         generation &+= 1
+        // An empty cache (the usual one after a write) has nothing to forget: no key is hashed.
+        guard !values.isEmpty else { return }
         guard let keys else { return values.removeAll(keepingCapacity: true) }
         for key in keys { values[key] = nil }
     }

@@ -72,16 +72,16 @@ extension SQLiteDatabase {
         do {
             try write(
                 durability,
-                changing: writes.compactMap(\.changedValue?.key),
+                changing: writes.compactMap { $0.changedValue?.key },
                 isOneStatement: isOneStatement
             ) { db in
                 var statements = RowStatements(isInTransaction: !isOneStatement)
-                for write in writes { try write.run(in: db, &statements) }
+                for write in writes { try write.run(in: db, at: path, &statements) }
             }
         } catch let failed as SQLiteWrite.Failed {
             throw failed.error
         } catch {
-            throw first.failure(error)
+            throw first.failure(error, path: path)
         }
         changes.tell(writes)
     }

@@ -261,15 +261,11 @@ extension SQLiteDatabase {
     /// Commits `group` on the writer; the read cache forgets the keys it changed.
     private func commit(_ group: [GroupCommit.Write], on pool: DatabasePool) -> [(any Error)?] {
         let durability: Durability = group.contains { $0.durability == .flushed } ? .flushed : .atomic
-        var keys: [ReadCache.Key]? = []
-        for write in group {
-            guard let written = write.keys else {
-                keys = nil
-                break
+        defer {
+            cache.withLock { cache in
+                for write in group { cache.forget(write.keys) }
             }
-            keys?.append(contentsOf: written)
         }
-        defer { cache.withLock { $0.forget(keys) } }
         do {
             return try pool.writeWithoutTransaction { db in
                 try writerDurability.withLock { current in

@@ -264,60 +264,36 @@ extension SQLiteKVStore {
     /// The write that stores `json` under `name`, to expire `expiresAt` milliseconds after 1970 (nil: never): one
     /// statement, for `store(_:named:)` and for a transaction.
     func storing(_ json: Data, expiringAt expiresAt: Int64?, named name: String) -> SQLiteWrite {
-        let key = rowKey(name)
-        let action = SQLiteWrite.Action.storeValue(
-            key,
-            json: String(decoding: json, as: UTF8.self),
-            expiresAt: expiresAt
+        SQLiteWrite(
+            durability: durability,
+            action: .storeValue(row(name), json: String(decoding: json, as: UTF8.self), expiresAt: expiresAt)
         )
-        return write(key, named: name, failing: KVStoreError.writeFailed(key:underlying:), action)
     }
 
     /// The write that removes the value under `name`: one statement, for `removeValue(named:)` and for a transaction.
     func removing(named name: String) -> SQLiteWrite {
-        let key = rowKey(name)
-        return write(key, named: name, failing: KVStoreError.removeFailed(key:underlying:), .removeValue(key))
+        SQLiteWrite(durability: durability, action: .removeValue(row(name)))
     }
 
-    /// The place of `name`'s row.
-    private func rowKey(_ name: String) -> ReadCache.Key {
-        ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
-    }
-
-    /// The write of `action` on the row `key` of `name`, one statement, which fails with `operation`'s error.
-    private func write(
-        _ key: ReadCache.Key,
-        named name: String,
-        failing operation: @escaping (String, FailureReason) -> KVStoreError,
-        _ action: SQLiteWrite.Action
-    ) -> SQLiteWrite {
-        SQLiteWrite(
-            durability: durability,
-            isOneStatement: true,
-            changedValue: .init(key: key, name: name),
-            failure: failure(operation, name),
-            action: action
+    /// The row of `name`.
+    private func row(_ name: String) -> SQLiteWrite.ValueRow {
+        SQLiteWrite.ValueRow(
+            key: ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name)),
+            name: name
         )
     }
 
-    /// Runs `body`, throwing any failure as the error `operation` makes for `name`.
+    /// Runs `body`, throwing any failure as the error `operation` makes for `name`: a `KVStoreError` as it is, any other
+    /// with its reason.
     private func perform<Result>(
-        _ operation: @escaping (String, FailureReason) -> KVStoreError,
+        _ operation: (String, FailureReason) -> KVStoreError,
         _ name: String,
         _ body: () throws -> Result
     ) throws -> Result {
         do {
             return try body()
         } catch {
-            throw failure(operation, name)(error)
+            throw error as? KVStoreError ?? operation(name, FailureReason(sqlite: error, path: database.path))
         }
-    }
-
-    /// The error `operation` makes for `name` of a failure: a `KVStoreError` as it is, any other with its reason.
-    private func failure(
-        _ operation: @escaping (String, FailureReason) -> KVStoreError,
-        _ name: String
-    ) -> SQLiteWrite.Failure {
-        .keyValue(operation: operation, name: name, path: database.path)
     }
 }

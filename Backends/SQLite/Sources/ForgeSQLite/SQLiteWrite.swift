@@ -11,74 +11,47 @@ internal import GRDB
 struct SQLiteWrite {
     /// The durability of the store that makes the write.
     let durability: Durability
-    /// Whether the write runs one statement, which SQLite commits atomically by itself; a write of several
-    /// statements, or several writes, run in one transaction.
-    let isOneStatement: Bool
-    /// The key-value row the write changes, or nil for a file or a secret.
-    ///
-    /// The database forgets the row's cached value, and tells the observers of its namespace once the write is
-    /// committed.
-    let changedValue: ChangedValue?
-    /// The store's error for a failure of the write: a store's own error passes as it is, any other failure (of SQLite)
-    /// becomes the operation's error naming the key or path.
-    let failure: Failure
     /// What the write runs on the writer, inside the transaction when there is one.
     let action: Action
 
     /// What a write runs: a key-value row stored or removed, which a transaction of many runs with one statement
     /// looked up for all of them, or the statements of a file or a secret.
     enum Action {
-        /// Stores the row of `key`: the value's JSON, to expire `expiresAt` milliseconds after 1970 (nil: never).
-        case storeValue(ReadCache.Key, json: String, expiresAt: Int64?)
-        /// Removes the row of `key`.
-        case removeValue(ReadCache.Key)
-        /// Runs a store's statements.
-        case statements((Database) throws -> Void)
+        /// Stores `row`: the value's JSON, to expire `expiresAt` milliseconds after 1970 (nil: never).
+        case storeValue(ValueRow, json: String, expiresAt: Int64?)
+        /// Removes `row`.
+        case removeValue(ValueRow)
+        /// Runs a store's statements, one (`isOneStatement`: SQLite commits it atomically by itself) or more; a failure
+        /// becomes the store's error through `failure`.
+        case statements(isOneStatement: Bool, failure: (any Error) -> any Error, apply: (Database) throws -> Void)
     }
 
-    /// How a write's failure becomes its store's error.
-    enum Failure {
-        /// A key-value write's: a `KVStoreError` passes as it is, any other failure becomes the error `operation` makes
-        /// for `name`, with its reason on the database at `path`.
-        case keyValue(operation: (String, FailureReason) -> KVStoreError, name: String, path: String)
-        /// A file's or a secret's, as its store maps it.
-        case mapped((any Error) -> any Error)
-
-        /// The store's error for `error`.
-        func callAsFunction(_ error: any Error) -> any Error {
-            switch self {
-            case .keyValue(let operation, let name, let path):
-                error as? KVStoreError ?? operation(name, FailureReason(sqlite: error, path: path))
-            case .mapped(let map):
-                map(error)
-            }
-        }
-    }
-
-    /// A key-value row that a write changes, and the name the store's observers are told.
-    struct ChangedValue {
+    /// A key-value row a write changes: the database forgets its cached value, and tells the observers of its
+    /// namespace once the write is committed.
+    struct ValueRow {
         /// The row's place, as the read cache keeps it.
         let key: ReadCache.Key
-        /// The name as the caller gave it.
+        /// The name as the caller gave it, which observers are told and errors name.
         let name: String
     }
 
-    /// Creates a write of a store of `durability`.
-    init(
-        durability: Durability,
-        isOneStatement: Bool,
-        changedValue: ChangedValue? = nil,
-        failure: Failure,
-        action: Action
-    ) {
-        self.durability = durability
-        self.isOneStatement = isOneStatement
-        self.changedValue = changedValue
-        self.failure = failure
-        self.action = action
+    /// Whether the write runs one statement, which SQLite commits atomically by itself; a write of several
+    /// statements, or several writes, run in one transaction.
+    var isOneStatement: Bool {
+        guard case .statements(let isOneStatement, _, _) = action else { return true }
+        return isOneStatement
     }
 
-    /// Creates a write of a store of `durability` that runs the statements `apply`.
+    /// The key-value row the write changes, or nil for a file or a secret.
+    var changedValue: ValueRow? {
+        switch action {
+        case .storeValue(let row, _, _), .removeValue(let row): row
+        case .statements: nil
+        }
+    }
+
+    /// Creates a write of a store of `durability` that runs the statements `apply`; `failure` makes the store's error
+    /// of what they throw.
     init(
         durability: Durability,
         isOneStatement: Bool,
@@ -87,10 +60,29 @@ struct SQLiteWrite {
     ) {
         self.init(
             durability: durability,
-            isOneStatement: isOneStatement,
-            failure: .mapped(failure),
-            action: .statements(apply)
+            action: .statements(isOneStatement: isOneStatement, failure: failure, apply: apply)
         )
+    }
+
+    /// Creates a write of a store of `durability` that runs `action`.
+    init(durability: Durability, action: Action) {
+        self.durability = durability
+        self.action = action
+    }
+
+    /// The store's error for `error`, a failure of the write on the database at `path`: a store's own error passes as
+    /// it is, any other failure (of SQLite) becomes the operation's error naming the key or path.
+    func failure(_ error: any Error, path: String) -> any Error {
+        switch action {
+        case .storeValue(let row, _, _):
+            error as? KVStoreError
+                ?? KVStoreError.writeFailed(key: row.name, underlying: FailureReason(sqlite: error, path: path))
+        case .removeValue(let row):
+            error as? KVStoreError
+                ?? KVStoreError.removeFailed(key: row.name, underlying: FailureReason(sqlite: error, path: path))
+        case .statements(_, let failure, _):
+            failure(error)
+        }
     }
 
     /// The write that fails with `error` when it is reached: a transaction's `StagedWrite.Change.fail(_:)`.
@@ -98,20 +90,20 @@ struct SQLiteWrite {
         SQLiteWrite(durability: .atomic, isOneStatement: true, failure: { $0 }, apply: { _ in throw error })
     }
 
-    /// Runs the write on `db`, throwing a failure as the store's error, already final; a row's statement is taken
-    /// from `statements`, which keeps it for the next write of the same kind.
-    func run(in db: Database, _ statements: inout RowStatements) throws {
+    /// Runs the write on `db`, the database at `path`, throwing a failure as the store's error, already final; a row's
+    /// statement is taken from `statements`, which keeps it for the next write of the same kind.
+    func run(in db: Database, at path: String, _ statements: inout RowStatements) throws {
         do {
             switch action {
-            case .storeValue(let key, let json, let expiresAt):
-                try statements.store(key, json: json, expiresAt: expiresAt, in: db)
-            case .removeValue(let key):
-                try statements.remove(key, in: db)
-            case .statements(let apply):
+            case .storeValue(let row, let json, let expiresAt):
+                try statements.store(row.key, json: json, expiresAt: expiresAt, in: db)
+            case .removeValue(let row):
+                try statements.remove(row.key, in: db)
+            case .statements(_, _, let apply):
                 try apply(db)
             }
         } catch {
-            throw Failed(error: failure(error))
+            throw Failed(error: failure(error, path: path))
         }
     }
 
