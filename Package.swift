@@ -26,7 +26,12 @@ let package = Package(
     ],
     targets: [
         // Shared internals: the lock, directory resolution, the atomic file writer, name sanitising.
-        .target(name: "ForgeCore", dependencies: ["CForgeSystem"]),
+        // Debug builds hold the fault sweep's seam (`SystemFaults.swift`); release builds make every call directly.
+        .target(
+            name: "ForgeCore",
+            dependencies: ["CForgeSystem"],
+            swiftSettings: [.define("FORGE_SYSTEM_FAULTS", .when(configuration: .debug))]
+        ),
         // The one system call Swift cannot make itself: Linux's `openat2`, through the variadic `syscall`.
         .target(name: "CForgeSystem"),
 
@@ -83,6 +88,13 @@ let package = Package(
             name: "ForgeCrashWriter",
             dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore", "ForgeTestSupport"],
             path: "Tests/ForgeCrashWriter"
+        ),
+        // The fault sweep: fails each system call of the disk stores' operations in turn, and crashes after each;
+        // run by .ci/run (`swift run ForgeFaultSweep`), on a debug build, which has the seam. Not a product.
+        .executableTarget(
+            name: "ForgeFaultSweep",
+            dependencies: ["ForgeKVStore", "ForgeFileStore", "ForgeCrypt", "ForgeCore"],
+            path: "Tests/ForgeFaultSweep"
         ),
         // The reference API's samples (the reference documents outside this repository), copied verbatim, compiled
         // and run: the reference's promises, checked against the library as it is.

@@ -7,7 +7,8 @@ extension Descriptor {
     /// The status of `name` in this folder, a link not followed; nil when nothing has that name.
     package func status(of name: EntryName) throws(FileSystemError) -> FileStatus? {
         var info = stat()
-        guard fstatat(fd, name.systemName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+        guard systemCall(.status, on: child(name), { fstatat(fd, name.systemName, &info, AT_SYMLINK_NOFOLLOW) }) == 0
+        else {
             if errno == ENOENT { return nil }
             throw .current(.stat, path: child(name))
         }
@@ -17,7 +18,8 @@ extension Descriptor {
     /// The kind and version of `name` in this folder, a link not followed; nil when nothing has that name.
     package func version(of name: EntryName) throws(FileSystemError) -> (kind: FileStatus.Kind, version: FileVersion)? {
         var info = stat()
-        guard fstatat(fd, name.systemName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+        guard systemCall(.status, on: child(name), { fstatat(fd, name.systemName, &info, AT_SYMLINK_NOFOLLOW) }) == 0
+        else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw .current(.stat, path: child(name))
         }
@@ -26,17 +28,24 @@ extension Descriptor {
 
     /// Renames `name` to `newName` in this folder, replacing what `newName` names unless it is a folder.
     package func rename(_ name: EntryName, to newName: EntryName) throws(FileSystemError) {
-        guard renameat(fd, name.systemName, fd, newName.systemName) == 0 else { throw obstacle(.rename, newName) }
+        let result = systemCall(.rename, on: child(newName)) {
+            renameat(fd, name.systemName, fd, newName.systemName)
+        }
+        guard result == 0 else { throw obstacle(.rename, newName) }
     }
 
     /// Gives the file `name` a second name, `newName`, in this folder; fails with `EEXIST` when it is taken.
     package func link(_ name: EntryName, as newName: EntryName) throws(FileSystemError) {
-        guard linkat(fd, name.systemName, fd, newName.systemName, 0) == 0 else { throw obstacle(.link, newName) }
+        let result = systemCall(.link, on: child(newName)) {
+            linkat(fd, name.systemName, fd, newName.systemName, 0)
+        }
+        guard result == 0 else { throw obstacle(.link, newName) }
     }
 
     /// Creates the folder `name` in this folder; fails with `EEXIST` when the name is taken.
     package func makeFolder(_ name: EntryName, permissions: UInt16) throws(FileSystemError) {
-        guard mkdirat(fd, name.systemName, mode_t(permissions)) == 0 else {
+        guard systemCall(.makeFolder, on: child(name), { mkdirat(fd, name.systemName, mode_t(permissions)) }) == 0
+        else {
             throw .current(.createDirectory, path: child(name))
         }
     }
@@ -49,7 +58,10 @@ extension Descriptor {
             let code = kind == nil ? ENOENT : kind == .folder ? EISDIR : kind == .symbolicLink ? ELOOP : EINVAL
             throw FileSystemError(.remove, path: child(name), code: code)
         }
-        guard unlinkat(fd, name.systemName, kind == .folder ? AT_REMOVEDIR : 0) == 0 else {
+        let result = systemCall(.remove, on: child(name)) {
+            unlinkat(fd, name.systemName, kind == .folder ? AT_REMOVEDIR : 0)
+        }
+        guard result == 0 else {
             throw .current(.remove, path: child(name))
         }
     }
@@ -58,16 +70,22 @@ extension Descriptor {
     /// skip entries of a folder that changes while it is read); a kind the listing omits is asked of `fstatat`.
     package func entries() throws(FileSystemError) -> [FolderEntry] {
         // `fdopendir` takes its descriptor over, so it gets a duplicate, which shares this one's read position.
-        let owned = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        let owned = systemCall(.list, on: path) { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
         guard owned >= 0, let directory = fdopendir(owned) else {
             let error = FileSystemError.current(.list, path: path)
-            if owned >= 0 { _ = closeDescriptor(owned) }
+            if owned >= 0 { _ = closeDescriptor(owned, path: path, releasing: true) }
             throw error
         }
-        defer { closedir(directory) }
+        defer { _ = systemCall(.release, on: path) { closedir(directory) } }
         rewinddir(directory)
         var entries: [FolderEntry] = []
-        while let entry = readdir(directory) {
+        while true {
+            // `readdir` returns nil at the end and on a failure, which only `errno` tells apart.
+            errno = 0
+            guard let entry = systemCall(.list, on: path, { readdir(directory) }) else {
+                guard errno == 0 else { throw .current(.list, path: path) }
+                break
+            }
             // `d_name` is a fixed-size C array: its bytes up to the NUL are the name.
             let name = withUnsafePointer(to: &entry.pointee.d_name) { array in
                 array.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: array.pointee)) {

@@ -42,7 +42,9 @@ extension Descriptor {
     /// The open file's ``OpenFileVersion``, from one `fstat`.
     package func openFileVersion() throws(FileSystemError) -> OpenFileVersion {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(.stat, path: path, code: errno) }
+        guard systemCall(.status, on: path, { fstat(fd, &info) }) == 0 else {
+            throw FileSystemError(.stat, path: path, code: errno)
+        }
         #if canImport(Darwin)
         let statusChange = info.st_ctimespec
         #else
@@ -67,7 +69,7 @@ extension Descriptor {
             timespec(tv_sec: 0, tv_nsec: Int(omittedTime)),
             timespec(tv_sec: time_t(seconds), tv_nsec: Int(nanoseconds)),
         ]
-        guard utimensat(AT_FDCWD, path, times, 0) == 0 else {
+        guard systemCall(.setTimes, on: path, { utimensat(AT_FDCWD, path, times, 0) }) == 0 else {
             throw FileSystemError(.setAttributes, path: path, code: errno)
         }
     }

@@ -23,7 +23,9 @@ extension Descriptor {
     package func readAll(from offset: Int) throws(FileSystemError) -> Data {
         let size = try status(regularFile: true).size
         guard size > offset else { return Data() }
-        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw .current(.read, path: path) }
+        guard systemCall(.seek, on: path, { lseek(fd, off_t(offset), SEEK_SET) }) >= 0 else {
+            throw .current(.read, path: path)
+        }
         return try readToEnd(expecting: size - offset)
     }
 
@@ -42,8 +44,10 @@ extension Descriptor {
         var filled = 0
         while filled < count {
             // `pread` fills the buffer in place, so it takes the buffer's address.
-            let result = data.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress.map { $0 + filled }, count - filled, off_t(offset + filled))
+            let result = systemCall(.read, on: path, count: count - filled) { wanted in
+                data.withUnsafeMutableBytes {
+                    pread(fd, $0.baseAddress.map { $0 + filled }, wanted, off_t(offset + filled))
+                }
             }
             if result < 0 {
                 guard errno == EINTR else { throw .current(.read, path: path) }
@@ -58,17 +62,24 @@ extension Descriptor {
 
     /// The file from its current position to its end, `size` being its size when it was last looked at.
     private func readToEnd(expecting size: Int) throws(FileSystemError) -> Data {
-        // The buffer has a byte more than the size: a read that fills less than it asked has met the end (a regular
-        // file reads short only there), and a file that grew since fills it and is read on.
+        // The buffer has a byte more than the size: a read that fills less than it asked, once `size` bytes are in,
+        // has met the end, and a file that grew since fills it and is read on. A read cut short before (a signal
+        // part-way through a slow volume's read) is read on; a read of nothing is the end whatever the size said.
         var data = Data(count: max(size, 0) + 1)
         var count = 0
         while true {
             if count == data.count { data.count += max(data.count, 4096) }
             let wanted = data.count - count
             // `read` fills the buffer in place, so it takes the buffer's address.
-            let result = data.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, wanted) }
-            if result >= 0 { count += result } else if errno != EINTR { throw .current(.read, path: path) }
-            if result >= 0 && result < wanted { break }
+            let result = systemCall(.read, on: path, count: wanted) { wanted in
+                data.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, wanted) }
+            }
+            if result < 0 {
+                guard errno == EINTR else { throw .current(.read, path: path) }
+                continue
+            }
+            count += result
+            if result == 0 || (result < wanted && count >= size) { break }
         }
         data.count = count
         return data
@@ -77,7 +88,7 @@ extension Descriptor {
     /// The status of the open file; with `regularFile` set, anything else fails (`EISDIR` a folder, else `EINVAL`).
     package func status(regularFile: Bool = false) throws(FileSystemError) -> FileStatus {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .current(.stat, path: path) }
+        guard systemCall(.status, on: path, { fstat(fd, &info) }) == 0 else { throw .current(.stat, path: path) }
         let status = FileStatus(info)
         guard !regularFile || status.kind == .file else {
             throw FileSystemError(.read, path: path, code: status.kind == .folder ? EISDIR : EINVAL)

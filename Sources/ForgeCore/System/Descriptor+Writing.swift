@@ -8,7 +8,9 @@ extension Descriptor {
         var written = 0
         while written < data.count {
             // `write` reads the bytes in place, so it takes their address.
-            let result = data.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, $0.count - written) }
+            let result = systemCall(.write, on: path, count: data.count - written) { count in
+                data.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, count) }
+            }
             if result >= 0 { written += result } else if errno != EINTR { throw .current(.write, path: path) }
         }
     }
@@ -16,26 +18,35 @@ extension Descriptor {
     /// Flushes the file's data, or the folder's entries, to the storage device: `F_FULLFSYNC` on Apple
     /// platforms, where `fsync` stops at the drive's cache.
     package func synchronize() throws(FileSystemError) {
-        #if canImport(Darwin)
-        if fcntl(fd, F_FULLFSYNC) == 0 { return }
-        #endif
-        guard fsync(fd) == 0 else { throw .current(.sync, path: path) }
+        let result = systemCall(.sync, on: path) {
+            #if canImport(Darwin)
+            if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+            #endif
+            return fsync(fd)
+        }
+        guard result == 0 else { throw .current(.sync, path: path) }
     }
 
     /// Sets the permission bits of the open file or folder.
     package func setPermissions(_ permissions: UInt16) throws(FileSystemError) {
-        guard fchmod(fd, mode_t(permissions)) == 0 else { throw .current(.setAttributes, path: path) }
+        guard systemCall(.setPermissions, on: path, { fchmod(fd, mode_t(permissions)) }) == 0 else {
+            throw .current(.setAttributes, path: path)
+        }
     }
 
     /// Replaces the counter ``readCounter(at:)`` reads at `offset` with `value`.
     package func writeCounter(_ value: UInt64, at offset: Int) throws(FileSystemError) {
         let bytes = (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-        var result = 0
-        repeat {
+        var written = 0
+        while written < bytes.count {
             // `pwrite` reads the bytes in place, so it takes their address.
-            result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, 8, off_t(offset)) }
-        } while result < 0 && errno == EINTR
-        guard result == 8 else { throw .current(.write, path: path) }
+            let result = systemCall(.write, on: path, count: bytes.count - written) { count in
+                bytes.withUnsafeBytes {
+                    pwrite(fd, $0.baseAddress.map { $0 + written }, count, off_t(offset + written))
+                }
+            }
+            if result >= 0 { written += result } else if errno != EINTR { throw .current(.write, path: path) }
+        }
     }
 
     /// Takes an advisory lock (`flock`) on the open file or folder, held until it is closed (or the process ends,
@@ -51,7 +62,7 @@ extension Descriptor {
     /// - Returns: False when `waits` is false and another open of the file holds a lock that conflicts.
     package func lock(exclusive: Bool, waits: Bool) -> Bool {
         let operation = (exclusive ? LOCK_EX : LOCK_SH) | (waits ? 0 : LOCK_NB)
-        while flock(fd, operation) != 0 {
+        while systemCall(.lock, on: path, { flock(fd, operation) }) != 0 {
             switch errno {
             case EINTR: continue  // EINTR only interrupts the wait.
             case EWOULDBLOCK: return false
@@ -63,8 +74,8 @@ extension Descriptor {
 
     /// Runs `body` while this process holds an exclusive advisory lock (`flock`) on the open file.
     package func withExclusiveLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        while flock(fd, LOCK_EX) != 0, errno == EINTR {}  // EINTR only interrupts the wait.
-        defer { flock(fd, LOCK_UN) }
+        while systemCall(.lock, on: path, { flock(fd, LOCK_EX) }) != 0, errno == EINTR {}  // EINTR interrupts the wait.
+        defer { _ = systemCall(.lock, on: path) { flock(fd, LOCK_UN) } }
         return try body()
     }
 }

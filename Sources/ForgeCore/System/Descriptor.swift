@@ -26,7 +26,7 @@ package final class Descriptor {
         self.path = path
     }
 
-    deinit { if fd >= 0 { _ = closeDescriptor(fd) } }
+    deinit { if fd >= 0 { _ = closeDescriptor(fd, path: path, releasing: true) } }
 
     /// How a file or folder is opened.
     package enum Mode {
@@ -56,14 +56,16 @@ package final class Descriptor {
 
     /// Opens `path`; a symbolic link as its last name is followed only when `followsLink` is set.
     package convenience init(opening path: String, _ mode: Mode, followsLink: Bool = true) throws(FileSystemError) {
-        let fd = open(path, mode.flags.0 | (followsLink ? 0 : O_NOFOLLOW), mode.flags.1)
+        let fd = systemCall(.open, on: path) { open(path, mode.flags.0 | (followsLink ? 0 : O_NOFOLLOW), mode.flags.1) }
         guard fd >= 0 else { throw .current(.open, path: path) }
         self.init(fd: fd, path: path)
     }
 
     /// Opens `name` in this folder, never following a symbolic link named `name`.
     package func openEntry(_ name: EntryName, _ mode: Mode) throws(FileSystemError) -> Descriptor {
-        let fd = openat(self.fd, name.systemName, mode.flags.0 | O_NOFOLLOW, mode.flags.1)
+        let fd = systemCall(.open, on: child(name)) {
+            openat(self.fd, name.systemName, mode.flags.0 | O_NOFOLLOW, mode.flags.1)
+        }
         guard fd >= 0 else { throw obstacle(.open, name) }
         return Descriptor(fd: fd, path: child(name))
     }
@@ -80,15 +82,19 @@ package final class Descriptor {
             path += name.systemName.dropLast()
         }
         path.append(0)
-        #if canImport(Darwin)
-        let fd = openat(self.fd, path, mode.flags.0 | O_NOFOLLOW | O_NOFOLLOW_ANY, mode.flags.1)
-        #else
+        #if !canImport(Darwin)
         guard Self.kernelOpensBeneath else { return nil }
-        let fd = forge_open_beneath(self.fd, path, mode.flags.0 | O_NOFOLLOW, UInt32(mode.flags.1))
         #endif
-        let relativePath = names.map(\.string).joined(separator: "/")
-        guard fd >= 0 else { throw .current(.open, path: self.path + "/" + relativePath) }
-        return Descriptor(fd: fd, path: self.path + "/" + relativePath)
+        let fullPath = self.path + "/" + names.map(\.string).joined(separator: "/")
+        let fd = systemCall(.open, on: fullPath) {
+            #if canImport(Darwin)
+            openat(self.fd, path, mode.flags.0 | O_NOFOLLOW | O_NOFOLLOW_ANY, mode.flags.1)
+            #else
+            forge_open_beneath(self.fd, path, mode.flags.0 | O_NOFOLLOW, UInt32(mode.flags.1))
+            #endif
+        }
+        guard fd >= 0 else { throw .current(.open, path: fullPath) }
+        return Descriptor(fd: fd, path: fullPath)
     }
 
     /// Opens the path of `names` after the folder path `base` in one call, never following a link as its last name;
@@ -114,13 +120,15 @@ package final class Descriptor {
         #if !canImport(Darwin)
         if followsNoLink && !kernelOpensBeneath { return nil }
         #endif
-        let fd = systemPath.withCString { address -> Int32 in
-            guard followsNoLink else { return open(address, flags, permissions) }
-            #if canImport(Darwin)
-            return open(address, flags | O_NOFOLLOW_ANY, permissions)
-            #else
-            return forge_open_without_links(address, flags, UInt32(permissions))
-            #endif
+        let fd = systemCall(.open, on: systemPath) {
+            systemPath.withCString { address -> Int32 in
+                guard followsNoLink else { return open(address, flags, permissions) }
+                #if canImport(Darwin)
+                return open(address, flags | O_NOFOLLOW_ANY, permissions)
+                #else
+                return forge_open_without_links(address, flags, UInt32(permissions))
+                #endif
+            }
         }
         guard fd >= 0 else { throw .current(.open, path: systemPath) }
         return Descriptor(fd: fd, path: systemPath)
@@ -132,7 +140,7 @@ package final class Descriptor {
         // The root folder, which every process may open, unlike its working folder.
         let fd = forge_open_without_links("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { return false }
-        _ = closeDescriptor(fd)
+        _ = closeDescriptor(fd, path: "/", releasing: true)
         return true
     }()
     #endif
@@ -142,14 +150,17 @@ package final class Descriptor {
     package func close() throws(FileSystemError) {
         let fd = self.fd
         self.fd = -1
-        guard closeDescriptor(fd) == 0 else { throw .current(.close, path: path) }
+        guard closeDescriptor(fd, path: path) == 0 else { throw .current(.close, path: path) }
     }
 
     /// The path of `name` in this folder, for errors.
     package func child(_ name: EntryName) -> String { path + "/" + name.string }
 }
 
-/// `close`, which the methods of ``Descriptor`` cannot name: its own ``Descriptor/close()`` hides it there.
+/// `close` of `fd`, opened on `path`, which the methods of ``Descriptor`` cannot name: its own ``Descriptor/close()``
+/// hides it there; `releasing` when nothing reads its result.
 ///
 /// Internal, not private, as the `Descriptor+…` files close descriptors too (a listing's duplicate, a probe's).
-func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
+func closeDescriptor(_ fd: Int32, path: String, releasing: Bool = false) -> Int32 {
+    systemCall(releasing ? .release : .close, on: path) { close(fd) }
+}

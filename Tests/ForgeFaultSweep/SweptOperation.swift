@@ -1,0 +1,35 @@
+import ForgeCore
+import Foundation
+
+/// One operation of a disk-backed store that the sweep fails call by call: how to make the folder it finds, open the
+/// store, run it, read what the folder holds, and make the next call.
+struct SweptOperation: Sendable {
+    /// The name the sweep prints, `store.operation`.
+    let name: String
+    /// The key or path the operation's errors must name; nil for an operation on the whole store.
+    let subject: String?
+    /// Fills the fresh folder with what the operation finds there: the values acknowledged before it.
+    let seed: @Sendable (URL) async throws -> Void
+    /// Opens the store on the folder, and reads once, so that what an instance keeps open is open before the
+    /// operation's descriptors are counted.
+    let open: @Sendable (URL) async throws -> OpenedStore
+
+    /// The store an operation runs on, as closures over one instance.
+    struct OpenedStore: Sendable {
+        /// The operation.
+        let run: @Sendable () async throws -> Void
+        /// Everything the instance shows, as text: its keys or paths and their values.
+        let contents: @Sendable () async throws -> [String: String]
+        /// Another write on the same instance, which must work whatever happened before, and its check.
+        let next: @Sendable () async throws -> Void
+    }
+}
+
+/// A state the sweep found that a store promises never to leave.
+struct SweepViolation: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
