@@ -66,6 +66,6 @@ extension String {
 /// Every operation the sweep fails.
 enum Operations {
     static var all: [SweptOperation] {
-        KeyValueOperations.all
+        KeyValueOperations.all + FileOperations.all + VaultOperations.all
     }
 }

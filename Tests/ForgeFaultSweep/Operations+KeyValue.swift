@@ -1,3 +1,4 @@
+import ForgeCore
 import ForgeKVStore
 import Foundation
 
@@ -47,13 +48,16 @@ enum KeyValueOperations {
             open: { folder in
                 // A reclaim runs an hour after the seed: two values have expired.
                 let store = store(in: folder, at: expiring ? seedTime.addingTimeInterval(3600) : seedTime)
+                await StoreFolder.leftoverSweepsFinished()
                 _ = try store.keys()
                 return SweptOperation.OpenedStore(
                     run: { try run(store) },
                     contents: { try contents(of: store) },
                     next: {
                         try store.set(next, value: "after")
-                        guard try store.value(for: next) == "after" else { throw SweepViolation("the next set read back wrong") }
+                        guard try store.value(for: next) == "after" else {
+                            throw SweepViolation("the next set read back wrong")
+                        }
                     }
                 )
             }

@@ -172,7 +172,8 @@ extension StoreFolder {
     /// is false, linked to it: the link fails with `EEXIST` if anything is there, so there is no
     /// check-then-write race. Readers see the old file or the new one; a failed write leaves no temporary file
     /// and no folder it created. A write whose folder is removed under it (by a concurrent removal of the
-    /// folder's last file) starts again.
+    /// folder's last file) starts again. At `.flushed`, a flush of the folder that fails after the rename fails the
+    /// write with the new file in place: readers see it, and it may not survive a power loss.
     package func write(
         _ data: Data,
         as name: String,
@@ -224,8 +225,9 @@ extension StoreFolder {
             try? folder.remove(temporary, kinds: [.file])
             throw error
         }
-        // The file is in place whatever this flush reports: a failure here cannot be told as a failed write.
-        if durability == .flushed { try? folder.synchronize() }
+        // The file is in place, and readers see it; a flush of the folder that fails leaves its name possibly not on
+        // the device, which a `.flushed` write promised: the caller hears it, as the write's failure.
+        if durability == .flushed { try folder.synchronize() }
     }
 
     /// Removes the file `name` in the sub-folder `folders`, then the folders this leaves empty.

@@ -28,7 +28,7 @@ package final class SystemFaultPlan: Sendable {
 
     private struct State {
         var calls: [SystemCall] = []
-        var faultedPath: String?
+        var paths: [String] = []
     }
 
     /// A plan that counts the calls on paths under `folder` and gives the `target`-th `fault`.
@@ -52,9 +52,17 @@ package final class SystemFaultPlan: Sendable {
         }
     }
 
+    /// The paths the calls were made on, in the order of ``calls``.
+    package var paths: [String] {
+        state.withLock { $0.paths }
+    }
+
     /// The path of the call that got the fault; nil until it is made.
     package var faultedPath: String? {
-        state.withLock { $0.faultedPath }
+        state.withLock { state in
+            guard let target, state.paths.count >= target else { return nil }
+            return state.paths[target - 1]
+        }
     }
 
     /// Whether a call on `path` counts.
@@ -66,9 +74,8 @@ package final class SystemFaultPlan: Sendable {
     fileprivate func record(_ call: SystemCall, on path: String) -> SystemFault? {
         state.withLock { state in
             state.calls.append(call)
-            guard state.calls.count == target else { return nil }
-            state.faultedPath = path
-            return fault
+            state.paths.append(path)
+            return state.calls.count == target ? fault : nil
         }
     }
 }

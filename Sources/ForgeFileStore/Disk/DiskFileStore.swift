@@ -174,12 +174,22 @@ extension DiskFileStore: FileStoring, FileBackend {
     }
 
     /// The size and modification time of the regular file at `path`, from one `fstatat` that does not follow a
-    /// symbolic link; nil when none is stored there, and, as ``hasFile(at:)`` answers false, when the file's folder
-    /// may not be looked at.
-    public func storedFileInfo(at path: StoredFilePath) -> StoredFileInfo? {
-        guard let status = try? folder.status(of: path.relative.name, in: path.relative.folders),
-            status.kind == .file
-        else { return nil }
+    /// symbolic link; nil when none is stored there.
+    ///
+    /// - Throws: ``FileStoreError/readFailed(path:reason:)`` when the status cannot be read (the folder may not be
+    ///   looked at, the device fails): a listing never leaves out a file it cannot see.
+    public func storedFileInfo(at path: StoredFilePath) throws -> StoredFileInfo? {
+        let status: FileStatus?
+        do {
+            status = try folder.status(of: path.relative.name, in: path.relative.folders)
+        } catch  where error.isNotFound {
+            return nil
+        } catch {
+            // A file whose status cannot be read is not missing: a listing that left it out would let a cache count
+            // less than the store holds.
+            throw FileStoreError(error, operation: .read, path: path.string)
+        }
+        guard let status, status.kind == .file else { return nil }
         return StoredFileInfo(path: path.string, size: status.size, modificationDate: status.modificationDate)
     }
 
