@@ -6,13 +6,18 @@ import Foundation
 /// each call (see ``CrashPoints``) and checks the folder a new process finds.
 ///
 /// Usage: `ForgeFaultSweep [--only <operation>]` prints a line per operation and exits 1 when any check failed;
-/// `ForgeFaultSweep crash <operation> <call> <folder>` is the child the crash points kill.
+/// `ForgeFaultSweep crash <operation> <call> <folder>` is the child the crash points kill, and
+/// `ForgeFaultSweep open <operation> <folder>` the next process, which opens the store after it.
 @main
 enum FaultSweep {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "crash" {
             await CrashPoints.child(Array(arguments.dropFirst()))
+            return
+        }
+        if arguments.first == "open" {
+            await CrashPoints.nextProcess(Array(arguments.dropFirst()))
             return
         }
         var only: String?
@@ -37,7 +42,13 @@ enum FaultSweep {
                 continue
             }
             let report = await sweep.run()
-            let crashes = await CrashPoints(operation, calls: sweep.calls.count).run()
+            let crashes = await CrashPoints(
+                operation: operation,
+                calls: sweep.calls.count,
+                before: sweep.before,
+                after: sweep.after
+            )
+            .run()
             let violations = report.violations + crashes.violations
             print(
                 operation.name.padding(toLength: 20, withPad: " ", startingAt: 0),

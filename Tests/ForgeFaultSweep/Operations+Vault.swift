@@ -63,6 +63,8 @@ enum VaultOperations {
             namesAreStable: false,
             seed: seed,
             open: { folder in
+                // As an app starts: it opens the vault (which removes what a dead process left) before it rotates.
+                _ = try contents(in: folder)
                 await StoreFolder.leftoverSweepsFinished()
                 let rotate: @Sendable () throws -> EncryptedFileCrypt = {
                     try EncryptedFileCrypt.rotateMasterKey(

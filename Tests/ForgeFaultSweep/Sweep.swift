@@ -14,8 +14,8 @@ struct Sweep {
     /// The calls the operation makes, counted on a run without faults.
     private(set) var calls: [SystemCall] = []
     /// The contents before the operation and after it, from that run.
-    private var before = Contents()
-    private var after = Contents()
+    private(set) var before = Contents()
+    private(set) var after = Contents()
 
     /// What a store shows and what its folder holds.
     struct Contents: Equatable {
@@ -43,7 +43,7 @@ struct Sweep {
         let operation = operation
         var calls: [SystemCall] = []
         var contents = (Contents(), Contents())
-        try await withFolder { folder in
+        try await Self.withFolder { folder in
             try await operation.seed(folder)
             let store = try await operation.open(folder)
             let before = try await Self.contents(of: folder, operation)
@@ -87,7 +87,7 @@ struct Sweep {
         succeeded: Bool, statesChecked: Int
     ) {
         let operation = operation
-        return try await withFolder { folder in
+        return try await Self.withFolder { folder in
             try await operation.seed(folder)
             let store = try await operation.open(folder)
             let descriptors = Self.openDescriptorCount()
@@ -185,7 +185,7 @@ struct Sweep {
     }
 
     /// What a new instance of the operation's store reads in `folder`, and the names the folder holds.
-    private static func contents(of folder: URL, _ operation: SweptOperation) async throws -> Contents {
+    static func contents(of folder: URL, _ operation: SweptOperation) async throws -> Contents {
         let values = try await operation.open(folder).contents()
         let entries = entries(in: folder).filter { !isTemporary($0) }
         return Contents(values: values, entries: entries)
@@ -197,7 +197,7 @@ struct Sweep {
     }
 
     /// A short account of how `seen` differs from the two states it may be.
-    private static func difference(
+    static func difference(
         _ seen: [String: String],
         from before: [String: String],
         _ after: [String: String]
@@ -241,7 +241,7 @@ struct Sweep {
     }
 
     /// Runs `body` with a new, empty folder, removed afterwards.
-    private func withFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    static func withFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("forge-sweep-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -8,9 +8,10 @@ struct SweptOperation: Sendable {
     let name: String
     /// The key or path the operation's errors must name; nil for an operation on the whole store.
     let subject: String?
-    /// Whether a failed run may leave some of the old contents removed: a cache's save evicts files before it writes
-    /// (and a cache may drop what it holds), a vault's `deleteAll` removes its items one by one. Each value left must
-    /// still be whole, as it was or as the run made it.
+    /// Whether a failed run may leave some of the old contents removed.
+    ///
+    /// A cache's save evicts files before it writes (and a cache may drop what it holds), a vault's `deleteAll`
+    /// removes its items one by one. Each value left must still be whole, as it was or as the run made it.
     var removesPart = false
     /// Whether the names in the folder are the same in every run: a vault names its items with a key of its own, new
     /// in each fresh folder.
