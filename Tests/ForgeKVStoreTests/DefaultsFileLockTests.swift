@@ -26,10 +26,11 @@ struct DefaultsFileLockTests {
         try withDomain { lock, plist in
             try write(1, to: plist)
             let written = try #require(try Descriptor.version(ofFileAt: plist))
-            // A store saw the file with a time a second later than the write's: as if the write came within the
-            // same tick of the clock as the one the store saw.
+            // A store saw the file with a time later than the write's: as if the write came within the same tick of
+            // the clock as the one the store saw. An hour later, so that the next write below comes before it however
+            // slowly a loaded machine runs this test (a second was once passed under ThreadSanitizer).
             var seen = written
-            seen.modificationSeconds += 1
+            seen.modificationSeconds += 3600
             lock.withLock { $0.recordSeen(seen) }
 
             lock.withLock { $0.countWrite() }
