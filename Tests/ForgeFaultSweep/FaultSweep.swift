@@ -5,9 +5,10 @@ import Foundation
 /// call can meet, and checks what the store promises after each (see ``Sweep``); then kills the process right after
 /// each call (see ``CrashPoints``) and checks the folder a new process finds.
 ///
-/// Usage: `ForgeFaultSweep [--only <operation>]` prints a line per operation and exits 1 when any check failed;
-/// `ForgeFaultSweep crash <operation> <call> <folder>` is the child the crash points kill, and
-/// `ForgeFaultSweep open <operation> <folder>` the next process, which opens the store after it.
+/// Usage: `ForgeFaultSweep [--only <operation>] [--output <file.md>]` prints a table row per operation (and writes the
+/// table to the file) and exits 1 when any check failed; `ForgeFaultSweep crash <operation> <call> <folder>` is the
+/// child the crash points kill, and `ForgeFaultSweep open <operation> <folder>` the next process, which opens the store
+/// after it.
 @main
 enum FaultSweep {
     static func main() async {
@@ -21,17 +22,23 @@ enum FaultSweep {
             return
         }
         var only: String?
-        if arguments.first == "--only", arguments.count >= 2 {
-            only = arguments[1]
+        var output: String?
+        while arguments.count >= 2, arguments[0] == "--only" || arguments[0] == "--output" {
+            if arguments[0] == "--only" { only = arguments[1] } else { output = arguments[1] }
             arguments.removeFirst(2)
         }
         let operations = Operations.all.filter { only == nil || $0.name == only }
         guard !operations.isEmpty, arguments.isEmpty else {
-            print("usage: ForgeFaultSweep [--only <operation>]; operations: \(Operations.all.map(\.name))")
+            print("usage: ForgeFaultSweep [--only <operation>] [--output <file.md>]; operations: \(Operations.all.map(\.name))")
             exit(2)
         }
         var failed = false
-        print("operation             calls  faults  succeeded  states  crash points  violations")
+        var table = [
+            "| operation | system calls | faults injected | runs that succeeded | states checked | crash points | violations |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        print(table.joined(separator: "\n"))
+        var totals = [0, 0, 0, 0, 0, 0]
         for operation in operations {
             var sweep = Sweep(operation)
             do {
@@ -50,18 +57,38 @@ enum FaultSweep {
             )
             .run()
             let violations = report.violations + crashes.violations
-            print(
-                operation.name.padding(toLength: 20, withPad: " ", startingAt: 0),
-                String(report.calls).leftPadded(7),
-                String(report.faults).leftPadded(7),
-                String(report.succeeded).leftPadded(10),
-                String(report.statesChecked + crashes.statesChecked).leftPadded(7),
-                String(crashes.points).leftPadded(13),
-                String(violations.count).leftPadded(11)
-            )
+            let counts = [
+                report.calls, report.faults, report.succeeded, report.statesChecked + crashes.statesChecked,
+                crashes.points, violations.count,
+            ]
+            totals = zip(totals, counts).map(+)
+            let row = "| `\(operation.name)` | " + counts.map(String.init).joined(separator: " | ") + " |"
+            table.append(row)
+            print(row)
             for violation in violations.prefix(20) { print("    \(violation)") }
             if violations.count > 20 { print("    … and \(violations.count - 20) more") }
             failed = failed || !violations.isEmpty
+        }
+        let total = "| all | " + totals.map(String.init).joined(separator: " | ") + " |"
+        table.append(total)
+        print(total)
+        if let output {
+            let text = """
+                # The fault sweep
+
+                Written by `swift run ForgeFaultSweep --output \(output)` (Tests/ForgeFaultSweep/FaultSweep.swift): each
+                system call of each operation failed in turn with each error it can return (and cut short, for `read` and
+                `write`), then a crash right after each call; the Guarantees article quotes this table.
+
+                \(table.joined(separator: "\n"))
+
+                """
+            do {
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                print("could not write \(output): \(error)")
+                failed = true
+            }
         }
         exit(failed ? 1 : 0)
     }
