@@ -55,7 +55,9 @@ struct CrashPoints {
                 operation.removesPart
                 && reread.values.allSatisfy { before.values[$0.key] == $0.value || after.values[$0.key] == $0.value }
             guard [before.values, after.values].contains(reread.values) || partlyRemoved else {
-                throw SweepViolation("the next process reads \(Sweep.difference(reread.values, from: before.values, after.values))")
+                throw SweepViolation(
+                    "the next process reads \(Sweep.difference(reread.values, from: before.values, after.values))"
+                )
             }
             if !killed && reread.values != after.values {
                 throw SweepViolation("the child ended without its crash, and the operation did not happen")
@@ -107,7 +109,7 @@ struct CrashPoints {
         let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
         do {
             let store = try await operation.open(folder)
-            let plan = SystemFaultPlan(folder: folder.path, faulting: target, with: .crash)
+            let plan = SystemFaultPlan(folder: operation.watched(folder).path, faulting: target, with: .crash)
             try await SystemFaults.run(plan) { try await store.run() }
         } catch {
             FileHandle.standardError.write(Data("ForgeFaultSweep crash: \(error)\n".utf8))

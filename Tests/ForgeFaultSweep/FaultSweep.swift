@@ -12,6 +12,7 @@ import Foundation
 @main
 enum FaultSweep {
     static func main() async {
+        DefaultsOperations.runInOwnConfigurationFolder()
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "crash" {
             await CrashPoints.child(Array(arguments.dropFirst()))
@@ -29,7 +30,9 @@ enum FaultSweep {
         }
         let operations = Operations.all.filter { only == nil || $0.name == only }
         guard !operations.isEmpty, arguments.isEmpty else {
-            print("usage: ForgeFaultSweep [--only <operation>] [--output <file.md>]; operations: \(Operations.all.map(\.name))")
+            print(
+                "usage: ForgeFaultSweep [--only <operation>] [--output <file.md>]; operations: \(Operations.all.map(\.name))"
+            )
             exit(2)
         }
         var failed = false
@@ -104,6 +107,6 @@ extension String {
 /// Every operation the sweep fails.
 enum Operations {
     static var all: [SweptOperation] {
-        KeyValueOperations.all + FileOperations.all + VaultOperations.all
+        KeyValueOperations.all + FileOperations.all + VaultOperations.all + DefaultsOperations.all
     }
 }

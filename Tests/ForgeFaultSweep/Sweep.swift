@@ -47,7 +47,7 @@ struct Sweep {
             try await operation.seed(folder)
             let store = try await operation.open(folder)
             let before = try await Self.contents(of: folder, operation)
-            let plan = SystemFaultPlan(folder: folder.path)
+            let plan = SystemFaultPlan(folder: operation.watched(folder).path)
             try await SystemFaults.run(plan) { try await store.run() }
             calls = plan.calls
             if ProcessInfo.processInfo.environment["SWEEP_DEBUG"] != nil {
@@ -91,7 +91,7 @@ struct Sweep {
             try await operation.seed(folder)
             let store = try await operation.open(folder)
             let descriptors = Self.openDescriptorCount()
-            let plan = SystemFaultPlan(folder: folder.path, faulting: target, with: fault)
+            let plan = SystemFaultPlan(folder: operation.watched(folder).path, faulting: target, with: fault)
             var failure: (any Error)?
             do {
                 try await SystemFaults.run(plan) { try await store.run() }
@@ -186,7 +186,12 @@ struct Sweep {
 
     /// What a new instance of the operation's store reads in `folder`, and the names the folder holds.
     static func contents(of folder: URL, _ operation: SweptOperation) async throws -> Contents {
-        let values = try await operation.open(folder).contents()
+        let values: [String: String]
+        if let read = operation.read {
+            values = try await read(folder)
+        } else {
+            values = try await operation.open(folder).contents()
+        }
         let entries = entries(in: folder).filter { !isTemporary($0) }
         return Contents(values: values, entries: entries)
     }

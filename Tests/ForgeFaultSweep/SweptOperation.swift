@@ -16,11 +16,17 @@ struct SweptOperation: Sendable {
     /// Whether the names in the folder are the same in every run: a vault names its items with a key of its own, new
     /// in each fresh folder.
     var namesAreStable = true
+    /// The folder whose calls the sweep counts and fails, given the run's folder: the run's folder itself, unless the
+    /// store keeps its files elsewhere (`UserDefaults` in `XDG_CONFIG_HOME`).
+    var watchedFolder: (@Sendable (URL) -> URL)?
     /// Fills the fresh folder with what the operation finds there: the values acknowledged before it.
     let seed: @Sendable (URL) async throws -> Void
     /// Opens the store on the folder, and reads once, so that what an instance keeps open is open before the
     /// operation's descriptors are counted.
     let open: @Sendable (URL) async throws -> OpenedStore
+    /// What a new process reads in the folder, when a new instance in this process would not read the files again
+    /// (`UserDefaults` keeps a domain it read); nil to open a new instance.
+    var read: (@Sendable (URL) async throws -> [String: String])?
 
     /// The store an operation runs on, as closures over one instance.
     struct OpenedStore: Sendable {
@@ -30,6 +36,13 @@ struct SweptOperation: Sendable {
         let contents: @Sendable () async throws -> [String: String]
         /// Another write on the same instance, which must work whatever happened before, and its check.
         let next: @Sendable () async throws -> Void
+    }
+}
+
+extension SweptOperation {
+    /// The folder whose calls count in a run in `folder`.
+    func watched(_ folder: URL) -> URL {
+        watchedFolder?(folder) ?? folder
     }
 }
 
