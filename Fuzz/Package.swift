@@ -7,7 +7,11 @@ import PackageDescription
 let package = Package(
     name: "ForgeFuzz",
     platforms: [.macOS(.v14)],
-    dependencies: [.package(name: "ForgeStorage", path: "..")],
+    dependencies: [
+        .package(name: "ForgeStorage", path: ".."),
+        .package(name: "ForgeSQLite", path: "../Backends/SQLite"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
     targets: [
         .executableTarget(
             name: "ForgeFuzz",
@@ -15,6 +19,8 @@ let package = Package(
                 .product(name: "ForgeKVStore", package: "ForgeStorage"),
                 .product(name: "ForgeFileStore", package: "ForgeStorage"),
                 .product(name: "ForgeCrypt", package: "ForgeStorage"),
+                .product(name: "ForgeSQLite", package: "ForgeSQLite"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )

@@ -14,7 +14,7 @@ extension SystemCall {
             case .sync: [EIO, ENOSPC]
             case .setPermissions: [EPERM, EIO]
             case .setTimes: [EPERM, EIO]
-            case .lock: [EINTR, ENOLCK]
+            case .lock: [EINTR, EWOULDBLOCK, ENOLCK]
             case .rename: [EACCES, EIO, ENOSPC, EBUSY]
             case .link: [EIO, ENOSPC, EMLINK]
             case .makeFolder: [EACCES, EIO, ENOSPC]
@@ -58,6 +58,6 @@ extension SystemFault {
 
     private static let errnoNames: [Int32: String] = [
         EACCES: "EACCES", EIO: "EIO", ENOSPC: "ENOSPC", EMFILE: "EMFILE", EINTR: "EINTR", EDQUOT: "EDQUOT",
-        EPERM: "EPERM", ENOLCK: "ENOLCK", EBUSY: "EBUSY", EMLINK: "EMLINK",
+        EPERM: "EPERM", ENOLCK: "ENOLCK", EBUSY: "EBUSY", EMLINK: "EMLINK", EWOULDBLOCK: "EWOULDBLOCK",
     ]
 }

@@ -16,6 +16,8 @@ enum FuzzTarget: String, CaseIterable {
     case names
     /// A `UserDefaults` property list on Linux, and the values read from it.
     case defaultsPropertyList = "defaults-plist"
+    /// A row of a `SQLiteKVStore` table that another program wrote.
+    case sqliteRow = "sqlite-row"
 
     /// Runs the target on `data`.
     func run(_ data: Data) {
@@ -25,6 +27,7 @@ enum FuzzTarget: String, CaseIterable {
         case .vaultItem: VaultFuzzing.item(data)
         case .names: NameFuzzing.run(data)
         case .defaultsPropertyList: DefaultsFuzzing.run(data)
+        case .sqliteRow: SQLiteRowFuzzing.run(data)
         }
     }
 }

@@ -41,6 +41,13 @@ enum SeedCorpus {
                 "path": Data("notes/2026/today.txt".utf8),
                 "climbing": Data("notes/../../etc/passwd".utf8),
             ]
+        case .sqliteRow:
+            // A text value without a lifetime, and a profile that expires (the header bytes: kind, lifetime, when).
+            let profile = Data(#"{"name":"Ada","age":36,"tags":[],"scores":{}}"#.utf8)
+            return [
+                "text": Data([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) + Data("\"dark\"".utf8),
+                "expiring": Data([0, 1, 0, 0, 0x01, 0x9B, 0x5B, 0x2E, 0x0C, 0x00]) + profile,
+            ]
         case .defaultsPropertyList:
             let list: [String: Any] = [
                 "count": 3, "name": "Ada", "tags": ["a", "b"], "enabled": true,

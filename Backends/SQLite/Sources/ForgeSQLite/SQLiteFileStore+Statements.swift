@@ -148,7 +148,8 @@ extension SQLiteFileStore {
         var data = Data()
         while let row = try rows.next() {
             if size == nil {
-                let stored: Int64 = row[0]
+                // A size another program stored as something else than an integer fails to decode, as a typed error.
+                let stored: Int64 = try row.decode(atIndex: 0)
                 guard let count = Int(exactly: stored), count >= 0 else { throw damaged(stored, 0) }
                 size = count
                 data.reserveCapacity(count)

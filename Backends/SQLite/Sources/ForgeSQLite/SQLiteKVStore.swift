@@ -129,7 +129,12 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
                         arguments: [key.namespace, key.name]
                     )
                     .map { row in
-                        KVStoredValue(json: Data((row[0] as String).utf8), expiresAtMilliseconds: row[1])
+                        // A row another program wrote may hold any type in either column: the value's bytes are read
+                        // whatever they are, and a lifetime that is no integer fails to decode, as a typed error.
+                        KVStoredValue(
+                            json: SQLiteKVTable.json(of: row[0]),
+                            expiresAtMilliseconds: try row.decode(Int64?.self, atIndex: 1)
+                        )
                     }
             }
         }

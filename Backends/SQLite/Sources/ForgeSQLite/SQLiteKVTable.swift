@@ -86,6 +86,18 @@ enum SQLiteKVTable {
         return Data(text.precomposedStringWithCanonicalMapping.utf8)
     }
 
+    /// The bytes of a row's value: the text this code writes, or what another program stored in its place (a blob's
+    /// bytes, a number's digits, nothing for NULL), which then decodes as the JSON it is, or as no type.
+    static func json(of value: DatabaseValue) -> Data {
+        switch value.storage {
+        case .string(let text): Data(text.utf8)
+        case .blob(let bytes): bytes
+        case .int64(let number): Data(String(number).utf8)
+        case .double(let number): Data(String(number).utf8)
+        case .null: Data()
+        }
+    }
+
     /// The latest whole millisecond since 1970 that is not after `date`: a row whose `expires_at` is this or earlier
     /// has expired at `date`, exactly as `KVStoredValue.isExpired(at:)` says of the value read back.
     static func milliseconds(expiredAt date: Date) -> Int64 {
