@@ -1,3 +1,5 @@
+// The seam exists in debug builds only (ForgeCore's `FORGE_SYSTEM_FAULTS`).
+#if DEBUG
 import ForgeTestSupport
 import Foundation
 import Testing
@@ -98,3 +100,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import Foundation
 
@@ -14,7 +15,8 @@ extension SystemCall {
             case .sync: [EIO, ENOSPC]
             case .setPermissions: [EPERM, EIO]
             case .setTimes: [EPERM, EIO]
-            case .lock: [EINTR, EWOULDBLOCK, ENOLCK]
+            case .lock: [EINTR, ENOLCK]
+            case .tryLock: [EWOULDBLOCK, ENOLCK]
             case .rename: [EACCES, EIO, ENOSPC, EBUSY]
             case .link: [EIO, ENOSPC, EMLINK]
             case .makeFolder: [EACCES, EIO, ENOSPC]
@@ -41,6 +43,16 @@ extension SystemFault {
         }
     }
 
+    /// Whether the store must get past this fault on `call` and succeed: a transfer cut short, or a `read`, `write` or
+    /// waiting lock interrupted by a signal, which the store makes again.
+    func mustBeRetried(on call: SystemCall?) -> Bool {
+        switch self {
+        case .short: true
+        case .fail(let code): code == EINTR && [.read, .write, .lock].contains(call)
+        case .crash: false
+        }
+    }
+
     /// The reason a store's error must give for this fault.
     var reason: FailureReason? {
         guard case .fail(let code) = self else { return nil }
@@ -61,3 +73,4 @@ extension SystemFault {
         EPERM: "EPERM", ENOLCK: "ENOLCK", EBUSY: "EBUSY", EMLINK: "EMLINK", EWOULDBLOCK: "EWOULDBLOCK",
     ]
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import Foundation
 
@@ -62,9 +63,11 @@ struct CrashPoints {
             if !killed && reread.values != after.values {
                 throw SweepViolation("the child ended without its crash, and the operation did not happen")
             }
-            let leftovers = Sweep.temporaryNames(in: folder)
+            let leftovers = Sweep.temporaryNames(in: operation.watched(folder))
             guard leftovers.isEmpty else { throw SweepViolation("left after a store opened: \(leftovers)") }
-            if let locked = Sweep.lockedFolder(in: folder) { throw SweepViolation("\(locked) left locked") }
+            if let locked = Sweep.lockedEntry(in: operation.watched(folder)) {
+                throw SweepViolation("\(locked) left locked")
+            }
             do {
                 try await store.next()
             } catch {
@@ -118,3 +121,4 @@ struct CrashPoints {
         exit(0)
     }
 }
+#endif

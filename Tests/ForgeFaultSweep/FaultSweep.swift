@@ -1,3 +1,6 @@
+// The sweep fails calls through the seam only debug builds hold (ForgeCore's `FORGE_SYSTEM_FAULTS`): a release
+// build of the package builds this target as a stub that says so.
+#if DEBUG
 import ForgeCore
 import Foundation
 
@@ -79,7 +82,7 @@ enum FaultSweep {
             let text = """
                 # The fault sweep
 
-                Written by `swift run ForgeFaultSweep --output \(output)` (Tests/ForgeFaultSweep/FaultSweep.swift): each
+                Written by `swift run ForgeFaultSweep --output Tests/ForgeFaultSweep/Results/fault-sweep.md`: each
                 system call of each operation failed in turn with each error it can return (and cut short, for `read` and
                 `write`), then a crash right after each call; the Guarantees article quotes this table.
 
@@ -97,16 +100,21 @@ enum FaultSweep {
     }
 }
 
-extension String {
-    /// The string with spaces before it, `width` characters in all.
-    func leftPadded(_ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - count)) + self
-    }
-}
-
 /// Every operation the sweep fails.
 enum Operations {
     static var all: [SweptOperation] {
         KeyValueOperations.all + FileOperations.all + VaultOperations.all + DefaultsOperations.all
     }
 }
+#else
+import Foundation
+
+/// The stub a release build makes: the sweep needs the seam of a debug build.
+@main
+enum FaultSweep {
+    static func main() {
+        FileHandle.standardError.write(Data("ForgeFaultSweep runs on a debug build: swift run ForgeFaultSweep\n".utf8))
+        exit(2)
+    }
+}
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import Foundation
 
@@ -110,3 +111,4 @@ enum DefaultsOperations {
         return list.mapValues { value in (value as? String).map { "\"\($0)\"" } ?? "\(value)" }
     }
 }
+#endif

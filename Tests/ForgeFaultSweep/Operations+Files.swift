@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import ForgeFileStore
 import Foundation
@@ -27,6 +28,9 @@ enum FileOperations {
                 // The seed holds 60 bytes of a 64-byte budget: this save evicts the least recently used files first.
                 try await store.save(Data(repeating: 0x43, count: 30), to: "fresh.bin", overwrite: true)
             },
+            operation("files.cache.evict.flushed", subject: nil, durability: .flushed, cacheBudget: 64) { store in
+                try await store.save(Data(repeating: 0x44, count: 30), to: "fresh.bin", overwrite: true)
+            },
         ]
     }
 
@@ -46,8 +50,15 @@ enum FileOperations {
             seed: { folder in
                 let store = DiskFileStore(directory: .custom(folder), namespace: namespace)
                 await StoreFolder.leftoverSweepsFinished()
-                try await store.save(Data(repeating: 0x41, count: 20), to: target, overwrite: true)
-                for path in others { try await store.save(Data(repeating: 0x42, count: 20), to: path, overwrite: true) }
+                // Each file a second older than the next, so that a cache evicts the same ones in every run (the
+                // clock's tick would give files written at once the same time).
+                for (age, path) in ([target] + others).enumerated() {
+                    try await store.save(Data(repeating: 0x41 + UInt8(age), count: 20), to: path, overwrite: true)
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(age))],
+                        ofItemAtPath: store.fileURL(for: path).path
+                    )
+                }
             },
             open: { folder in
                 let disk = DiskFileStore(directory: .custom(folder), namespace: namespace, durability: durability)
@@ -59,12 +70,22 @@ enum FileOperations {
                     run: { try await run(store) },
                     contents: { try await contents(of: disk) },
                     next: {
-                        try await store.save(Data("after".utf8), to: "next.txt", overwrite: true)
-                        guard try await store.load("next.txt") == Data("after".utf8) else {
+                        // In a cache, large enough to need room: a cache that counts less than its store holds would
+                        // not make it, and go over its budget.
+                        let next = Data(repeating: 0x4E, count: cacheBudget == nil ? 5 : 40)
+                        try await store.save(next, to: "next.txt", overwrite: true)
+                        guard try await store.load("next.txt") == next else {
                             throw SweepViolation("the next save read back wrong")
                         }
                     }
                 )
+            },
+            promise: { folder in
+                guard let cacheBudget else { return }
+                let size = try await DiskFileStore(directory: .custom(folder), namespace: namespace).storedSize()
+                guard size <= cacheBudget else {
+                    throw SweepViolation("the cache holds \(size) bytes, over its budget of \(cacheBudget)")
+                }
             }
         )
     }
@@ -79,3 +100,4 @@ enum FileOperations {
         return contents
     }
 }
+#endif

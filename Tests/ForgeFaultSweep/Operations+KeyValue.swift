@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import ForgeKVStore
 import Foundation
@@ -13,6 +14,9 @@ enum KeyValueOperations {
     static var all: [SweptOperation] {
         [
             operation("kv.set", subject: target.key) { store in try store.set(target, value: "dark, all day long") },
+            operation("kv.set.flushed", subject: target.key, durability: .flushed) { store in
+                try store.set(target, value: "dark, flushed")
+            },
             operation("kv.set.lifetime", subject: target.key) { store in
                 try store.set(target, value: "dark for an hour", expiresAfter: .seconds(3600))
             },
@@ -24,17 +28,19 @@ enum KeyValueOperations {
         ]
     }
 
-    /// An operation on a folder holding the target and two other values (and, with `expiring`, two values that
+    /// An operation, on a store of `durability`, on a folder holding the target and two other values (and, with `expiring`, two values that
     /// expired a minute ago and one that expires in an hour).
     private static func operation(
         _ name: String,
         subject: String?,
+        durability: Durability = .atomic,
         expiring: Bool = false,
         _ run: @escaping @Sendable (DiskKVStore) throws -> Void
     ) -> SweptOperation {
         SweptOperation(
             name: name,
             subject: subject,
+            advisoryFiles: [".forge-lifetimes"],
             seed: { folder in
                 let store = store(in: folder)
                 try store.set(target, value: "light")
@@ -47,7 +53,11 @@ enum KeyValueOperations {
             },
             open: { folder in
                 // A reclaim runs an hour after the seed: two values have expired.
-                let store = store(in: folder, at: expiring ? seedTime.addingTimeInterval(3600) : seedTime)
+                let store = store(
+                    in: folder,
+                    at: expiring ? seedTime.addingTimeInterval(3600) : seedTime,
+                    durability: durability
+                )
                 await StoreFolder.leftoverSweepsFinished()
                 _ = try store.keys()
                 return SweptOperation.OpenedStore(
@@ -65,8 +75,14 @@ enum KeyValueOperations {
     }
 
     /// The store on `folder`, its clock stopped at `time`.
-    private static func store(in folder: URL, at time: Date = seedTime) -> DiskKVStore {
-        DiskKVStore(directory: .custom(folder), namespace: namespace, expiry: KVExpiry(clock: StoppedClock(now: time)))
+    private static func store(in folder: URL, at time: Date = seedTime, durability: Durability = .atomic) -> DiskKVStore
+    {
+        DiskKVStore(
+            directory: .custom(folder),
+            namespace: namespace,
+            durability: durability,
+            expiry: KVExpiry(clock: StoppedClock(now: time))
+        )
     }
 
     /// When the seed writes: a fixed time, so that every run of an operation meets the same lifetimes.
@@ -90,3 +106,4 @@ enum KeyValueOperations {
         return contents
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import ForgeCrypt
 import Foundation
@@ -61,6 +62,7 @@ enum VaultOperations {
             name: "vault.rotate",
             subject: nil,
             namesAreStable: false,
+            resumes: true,
             seed: seed,
             open: { folder in
                 // As an app starts: it opens the vault (which removes what a dead process left) before it rotates.
@@ -117,3 +119,4 @@ enum VaultOperations {
         return contents
     }
 }
+#endif

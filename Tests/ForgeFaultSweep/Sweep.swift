@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import ForgeCrypt
 import ForgeFileStore
@@ -102,9 +103,15 @@ struct Sweep {
                 throw SweepViolation("the run made fewer than \(target) calls")
             }
             if let failure {
-                try check(failure, for: fault)
-            } else if plan.faultedCall == .sync && !fault.isRetried {
-                // The store would promise a flush the device refused.
+                if fault.mustBeRetried(on: plan.faultedCall) {
+                    throw SweepViolation("a fault the store makes the call again for failed the operation: \(failure)")
+                }
+                try check(failure, for: fault, on: plan.faultedCall)
+            } else if [.sync, .close, .setPermissions].contains(plan.faultedCall), !fault.isRetried,
+                !operation.advisoryFiles.contains(plan.faultedPath.map { ($0 as NSString).lastPathComponent } ?? "")
+            {
+                // A flush the device refused, a file whose close reported a lost write, a file left with the wrong
+                // permissions: a success would promise what did not happen.
                 throw SweepViolation("the operation succeeded")
             }
             // What the instance shows, what a new instance reads, and the folder itself: old or new, whole.
@@ -120,35 +127,52 @@ struct Sweep {
                 )
             }
             let known = Set(before.entries).union(after.entries)
+            // The folder's names: none but those of the old contents or the new (a vault's, whose names are new in each
+            // run, by their count); not compared for an operation that leaves its work to be finished.
+            let entriesExpected =
+                if operation.resumes {
+                    true
+                } else if operation.namesAreStable {
+                    known.isSuperset(of: reread.entries)
+                } else {
+                    [before.entries.count, after.entries.count].contains(reread.entries.count)
+                        || (operation.removesPart && reread.entries.count <= before.entries.count)
+                }
             guard
                 expected.contains(where: { $0.values == reread.values })
                     || isPartlyRemoved(reread.values, after: failure),
-                !operation.namesAreStable || known.isSuperset(of: reread.entries)
+                entriesExpected
             else {
                 throw SweepViolation(
                     "a new instance reads \(Self.difference(reread.values, from: before.values, after.values))"
                         + "; the folder holds \(Set(reread.entries).subtracting(known).sorted()) besides"
                 )
             }
-            // A temporary whose removal (or the walk of it) the system refused stays, for a later process to remove as
-            // an orphan; no other fault may leave one.
-            let leftovers = Self.temporaryNames(in: folder)
-            let faultedOnTemporary =
-                [.remove, .status, .list, .open, .release].contains(plan.faultedCall)
-                && (plan.faultedPath.map(Self.isTemporary) ?? false)
-            guard leftovers.isEmpty || faultedOnTemporary else {
+            // A temporary whose removal the system refused (its `unlinkat`, or the status, open or listing of it that
+            // its removal makes) stays, for a later process to remove as an orphan; no other fault may leave one.
+            let watched = operation.watched(folder)
+            let leftovers = Self.temporaryNames(in: watched)
+            let refusedRemoval = { (leftover: String) -> Bool in
+                let path = watched.appendingPathComponent(leftover).path
+                guard let faulted = plan.faultedPath, [.remove, .status, .list, .open].contains(plan.faultedCall) else {
+                    return false
+                }
+                return faulted == path || faulted.hasPrefix(path + "/")
+            }
+            guard leftovers.allSatisfy(refusedRemoval) else {
                 throw SweepViolation("temporary files left: \(leftovers)")
             }
             let open = Self.openDescriptorCount()
             guard open <= descriptors else {
                 throw SweepViolation("\(open - descriptors) descriptors left open")
             }
-            if let locked = Self.lockedFolder(in: folder) { throw SweepViolation("\(locked) left locked") }
+            if let locked = Self.lockedEntry(in: watched) { throw SweepViolation("\(locked) left locked") }
             do {
                 try await store.next()
             } catch {
                 throw SweepViolation("the next call on the instance failed: \(error)")
             }
+            try await operation.promise?(folder)
             return (failure == nil, 3)
         }
     }
@@ -160,10 +184,16 @@ struct Sweep {
             && seen.allSatisfy { key, value in before.values[key] == value || after.values[key] == value }
     }
 
-    /// Checks that `error` is the store's typed error, naming the operation's key or path, with `fault`'s reason.
-    private func check(_ error: any Error, for fault: SystemFault) throws {
+    /// Checks that `error` is the store's typed error, naming the operation's key or path, with `fault`'s reason (made
+    /// on `call`).
+    private func check(_ error: any Error, for fault: SystemFault, on call: SystemCall?) throws {
         let named: (subject: String?, reason: FailureReason?)
         switch error {
+        case CryptStoreError.rotationInProgress(let path) where call == .tryLock && fault == .fail(errno: EWOULDBLOCK):
+            // The vault's writers take its folder's lock shared, without waiting: a lock held exclusively elsewhere is
+            // a rotation of the master key under way, which the error says, naming the vault.
+            guard path.hasSuffix(VaultOperations.namespace) else { throw SweepViolation("the error names \(path)") }
+            return
         case let error as KVStoreError: named = (error.key, error.reason)
         case let error as FileStoreError: named = (error.path, error.reason)
         case CryptStoreError.openFailed(let path, let reason):
@@ -224,18 +254,18 @@ struct Sweep {
         entries(in: folder).filter { TemporaryName.isTemporary($0.split(separator: "/").last ?? "") }
     }
 
-    /// The first folder under `folder` (itself included) that another open cannot lock exclusively at once.
-    static func lockedFolder(in folder: URL) -> String? {
-        let folders =
-            [folder.path]
-            + entries(in: folder).map { folder.appendingPathComponent($0).path }
-            .filter { path in
-                var isFolder: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-            }
-        for path in folders {
-            guard let descriptor = try? Descriptor(opening: path, .folder) else { continue }
-            if !descriptor.lock(exclusive: true, waits: false) { return path }
+    /// The first folder under `folder` (itself included), or lock file (`….lock`), that another open cannot lock
+    /// exclusively at once.
+    static func lockedEntry(in folder: URL) -> String? {
+        let paths = [folder.path] + entries(in: folder).map { folder.appendingPathComponent($0).path }
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+            let descriptor =
+                isFolder.boolValue
+                ? try? Descriptor(opening: path, .folder)
+                : path.hasSuffix(".lock") ? try? Descriptor(opening: path, .read) : nil
+            if let descriptor, !descriptor.lock(exclusive: true, waits: false) { return path }
         }
         return nil
     }
@@ -254,3 +284,4 @@ struct Sweep {
         return try await body(folder)
     }
 }
+#endif

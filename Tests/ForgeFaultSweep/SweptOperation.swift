@@ -1,3 +1,4 @@
+#if DEBUG
 import ForgeCore
 import Foundation
 
@@ -16,6 +17,12 @@ struct SweptOperation: Sendable {
     /// Whether the names in the folder are the same in every run: a vault names its items with a key of its own, new
     /// in each fresh folder.
     var namesAreStable = true
+    /// Whether a failed run leaves work that the next run finishes (a rotation of the master key): the folder may then
+    /// hold files between the old contents and the new, which the sweep does not compare.
+    var resumes = false
+    /// The names of files a store writes only as an aid it checks before trusting (`DiskKVStore`'s index of
+    /// lifetimes): a write of one that fails is not the operation's failure.
+    var advisoryFiles: Set<String> = []
     /// The folder whose calls the sweep counts and fails, given the run's folder: the run's folder itself, unless the
     /// store keeps its files elsewhere (`UserDefaults` in `XDG_CONFIG_HOME`).
     var watchedFolder: (@Sendable (URL) -> URL)?
@@ -27,6 +34,9 @@ struct SweptOperation: Sendable {
     /// What a new process reads in the folder, when a new instance in this process would not read the files again
     /// (`UserDefaults` keeps a domain it read); nil to open a new instance.
     var read: (@Sendable (URL) async throws -> [String: String])?
+    /// A promise of the store checked once the next write is done, which throws ``SweepViolation`` when broken: a
+    /// cache's budget, which a count below what the store holds would let a save exceed.
+    var promise: (@Sendable (URL) async throws -> Void)?
 
     /// The store an operation runs on, as closures over one instance.
     struct OpenedStore: Sendable {
@@ -54,3 +64,4 @@ struct SweepViolation: Error, CustomStringConvertible {
         self.description = description
     }
 }
+#endif

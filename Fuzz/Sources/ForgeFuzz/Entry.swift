@@ -43,6 +43,13 @@ func forgeFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoint
         }
     }
     _ = target
+    // The files the targets plant, removed when libFuzzer ends the run (it exits).
+    atexit {
+        try? FileManager.default.removeItem(at: KeyValueFile.folder)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: SQLiteRowFuzzing.file.path + suffix)
+        }
+    }
     var argc = argc
     var argv = argv
     return runFuzzerDriver(&argc, &argv, fuzzOneInput)

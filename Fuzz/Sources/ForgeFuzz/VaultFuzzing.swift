@@ -18,19 +18,27 @@ enum VaultFuzzing {
     static func header(_ data: Data) {
         do {
             _ = try SecretSealer.decode(data, location: location, headerName: "the header")
-        } catch {}
+        } catch {
+            // Typed: the sealer throws `CryptStoreError` only.
+        }
         do {
             _ = try SecretSealer(masterKey: masterKey, header: data, location: location)
-        } catch {}
+        } catch {
+            // Typed: the sealer throws `CryptStoreError` only.
+        }
     }
 
     /// An item file's bytes: opened as the secret of a key, and listed.
     static func item(_ data: Data) {
         do {
             _ = try sealer.open(data, as: String.self, for: "api-token")
-        } catch {}
+        } catch {
+            // Typed: the sealer throws `CryptStoreError` only.
+        }
         do {
             _ = try sealer.key(inSealedItem: data, named: sealer.itemName(for: "api-token"))
-        } catch {}
+        } catch {
+            // Typed: the sealer throws `CryptStoreError` only.
+        }
     }
 }

@@ -71,7 +71,7 @@ extension Descriptor {
     package func entries() throws(FileSystemError) -> [FolderEntry] {
         // `fdopendir` takes its descriptor over, so it gets a duplicate, which shares this one's read position.
         let owned = systemCall(.list, on: path) { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
-        guard owned >= 0, let directory = fdopendir(owned) else {
+        guard owned >= 0, let directory = systemCall(.list, on: path, { fdopendir(owned) }) else {
             let error = FileSystemError.current(.list, path: path)
             if owned >= 0 { _ = closeDescriptor(owned, path: path, releasing: true) }
             throw error
@@ -80,9 +80,13 @@ extension Descriptor {
         rewinddir(directory)
         var entries: [FolderEntry] = []
         while true {
-            // `readdir` returns nil at the end and on a failure, which only `errno` tells apart.
-            errno = 0
-            guard let entry = systemCall(.list, on: path, { readdir(directory) }) else {
+            // `readdir` returns nil at the end and on a failure, which only `errno` tells apart: it is cleared right
+            // before the call.
+            let entry = systemCall(.list, on: path) { () -> UnsafeMutablePointer<dirent>? in
+                errno = 0
+                return readdir(directory)
+            }
+            guard let entry else {
                 guard errno == 0 else { throw .current(.list, path: path) }
                 break
             }

@@ -11,7 +11,14 @@ extension Descriptor {
             let result = systemCall(.write, on: path, count: data.count - written) { count in
                 data.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, count) }
             }
-            if result >= 0 { written += result } else if errno != EINTR { throw .current(.write, path: path) }
+            if result > 0 {
+                written += result
+            } else if result == 0 {
+                // No byte moved and no error: a volume that takes nothing more, which would loop here for ever.
+                throw FileSystemError(.write, path: path, code: EIO)
+            } else if errno != EINTR {
+                throw .current(.write, path: path)
+            }
         }
     }
 
@@ -45,7 +52,13 @@ extension Descriptor {
                     pwrite(fd, $0.baseAddress.map { $0 + written }, count, off_t(offset + written))
                 }
             }
-            if result >= 0 { written += result } else if errno != EINTR { throw .current(.write, path: path) }
+            if result > 0 {
+                written += result
+            } else if result == 0 {
+                throw FileSystemError(.write, path: path, code: EIO)
+            } else if errno != EINTR {
+                throw .current(.write, path: path)
+            }
         }
     }
 
@@ -62,7 +75,7 @@ extension Descriptor {
     /// - Returns: False when `waits` is false and another open of the file holds a lock that conflicts.
     package func lock(exclusive: Bool, waits: Bool) -> Bool {
         let operation = (exclusive ? LOCK_EX : LOCK_SH) | (waits ? 0 : LOCK_NB)
-        while systemCall(.lock, on: path, { flock(fd, operation) }) != 0 {
+        while systemCall(waits ? .lock : .tryLock, on: path, { flock(fd, operation) }) != 0 {
             switch errno {
             case EINTR: continue  // EINTR only interrupts the wait.
             case EWOULDBLOCK: return false

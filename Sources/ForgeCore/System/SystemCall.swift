@@ -18,8 +18,10 @@ package enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case setPermissions
     /// `utimensat`.
     case setTimes
-    /// `flock`.
+    /// `flock` that waits for the lock.
     case lock
+    /// `flock` that gives up at once when another holds the lock (`LOCK_NB`).
+    case tryLock
     /// `renameat`.
     case rename
     /// `linkat`.
@@ -30,7 +32,8 @@ package enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case remove
     /// `fstat`, `fstatat`, `stat`.
     case status
-    /// The listing of a folder: `fcntl(F_DUPFD_CLOEXEC)` and `fdopendir`, then each `readdir`.
+    /// The listing of a folder: `fcntl(F_DUPFD_CLOEXEC)` and `fdopendir`, then each `readdir` (`rewinddir`, which
+    /// cannot fail, is made directly).
     case list
     /// `lseek`.
     case seek

@@ -123,8 +123,16 @@ extension BoundedFileStore: FileStoring, FileBackend {
         var wrote = false
         defer { count.withLock { $0.recency?.finishSaving(key, wrote: wrote) } }
         try await remove(victims, makingRoomFor: key)
-        try await base.write(data, at: path, replacing: replacing)
-        wrote = true
+        do {
+            try await base.write(data, at: path, replacing: replacing)
+            wrote = true
+        } catch {
+            // A write may fail with its file in place (a `.flushed` write whose folder's flush failed): a file of the
+            // new size there is counted as written (were it the old one, of that size, the count is the same), any
+            // other as before, so that the count never falls below what the store holds.
+            wrote = (try? base.storedFileInfo(at: path))?.size == data.count
+            throw error
+        }
     }
 
     /// Removes `victims`, each in its turn, to make room for a save of `path`.

@@ -343,7 +343,7 @@ final class LinuxDefaultsSynchronizer: DefaultsSynchronizing, @unchecked Sendabl
     private func propertyListHoldsDomain() -> Bool {
         // swift-corelibs-foundation hands some values back wrapped in an `Optional`.
         let memory = (defaults.persistentDomain(forName: domainName) ?? [:]).compactMapValues(Self.unwrapped)
-        guard let data = FileManager.default.contents(atPath: plistPath) else { return memory.isEmpty }
+        guard let data = try? Descriptor(opening: plistPath, .read).readAll() else { return memory.isEmpty }
         // Both sides as the property-list decoder makes them, so that equal values compare equal whatever their types.
         guard let file = try? PropertyListSerialization.propertyList(from: data, format: nil) as? NSDictionary,
             let encoded = try? PropertyListSerialization.data(fromPropertyList: memory, format: .binary, options: 0),
