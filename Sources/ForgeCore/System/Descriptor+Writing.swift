@@ -5,14 +5,20 @@ package import Foundation
 extension Descriptor {
     /// Writes all of `data` at the file's current position.
     package func writeAll(_ data: Data) throws(FileSystemError) {
-        var written = 0
-        while written < data.count {
+        try transferAll(data.count) { written, count in
             // `write` reads the bytes in place, so it takes their address.
-            let result = systemCall(.write, on: path, count: data.count - written) { count in
-                data.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, count) }
-            }
+            data.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, count) }
+        }
+    }
+
+    /// Moves `total` bytes with `transfer`, given how many moved so far and how many to move, until all have: a
+    /// transfer cut short goes on from where it stopped, one interrupted by a signal is made again.
+    private func transferAll(_ total: Int, _ transfer: (_ moved: Int, _ count: Int) -> Int) throws(FileSystemError) {
+        var moved = 0
+        while moved < total {
+            let result = systemCall(.write, on: path, count: total - moved) { transfer(moved, $0) }
             if result > 0 {
-                written += result
+                moved += result
             } else if result == 0 {
                 // No byte moved and no error: a volume that takes nothing more, which would loop here for ever.
                 throw FileSystemError(.write, path: path, code: EIO)
@@ -44,21 +50,9 @@ extension Descriptor {
     /// Replaces the counter ``readCounter(at:)`` reads at `offset` with `value`.
     package func writeCounter(_ value: UInt64, at offset: Int) throws(FileSystemError) {
         let bytes = (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-        var written = 0
-        while written < bytes.count {
+        try transferAll(bytes.count) { written, count in
             // `pwrite` reads the bytes in place, so it takes their address.
-            let result = systemCall(.write, on: path, count: bytes.count - written) { count in
-                bytes.withUnsafeBytes {
-                    pwrite(fd, $0.baseAddress.map { $0 + written }, count, off_t(offset + written))
-                }
-            }
-            if result > 0 {
-                written += result
-            } else if result == 0 {
-                throw FileSystemError(.write, path: path, code: EIO)
-            } else if errno != EINTR {
-                throw .current(.write, path: path)
-            }
+            bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress.map { $0 + written }, count, off_t(offset + written)) }
         }
     }
 
