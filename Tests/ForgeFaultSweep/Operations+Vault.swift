@@ -74,7 +74,7 @@ enum VaultOperations {
                         namespace: namespace,
                         from: oldKey,
                         to: newKey
-                    )
+                    ) { step in phases.note(step) }
                 }
                 return SweptOperation.OpenedStore(
                     run: { _ = try rotate() },
@@ -91,6 +91,10 @@ enum VaultOperations {
             }
         )
     }
+
+    /// The calls each phase of the rotation made in the sweep's run without faults: resealing every item, the switch,
+    /// retiring the old items.
+    static let phases = RotationPhases()
 
     private static let seed: @Sendable (URL) async throws -> Void = { folder in
         let store = try EncryptedFileCrypt(directory: .custom(folder), namespace: namespace, masterKey: oldKey)
@@ -117,6 +121,33 @@ enum VaultOperations {
             contents[name] = try store.get(CryptKey<String>(name)) ?? "missing"
         }
         return contents
+    }
+}
+
+/// The number of calls counted when each phase of a rotation began, noted from its steps while a plan counts.
+final class RotationPhases: Sendable {
+    private let starts = LockedState<[String: Int]>([:])
+
+    /// Notes where the phase `step` belongs to begins, when it is the first step of it seen.
+    func note(_ step: MasterKeyRotationStep) {
+        guard let counted = SystemFaults.callsCounted else { return }
+        let phase =
+            switch step {
+            case .began, .resealed: "reseal"
+            case .switched: "switch"
+            case .retired, .finished: "retire"
+            }
+        starts.withLock { starts in
+            if starts[phase] == nil { starts[phase] = counted }
+        }
+    }
+
+    /// The phases, in order, with the calls made before each began; then forgets them, for the next run.
+    func take() -> [(phase: String, start: Int)] {
+        starts.withLock { starts in
+            defer { starts = [:] }
+            return ["reseal", "switch", "retire"].compactMap { phase in starts[phase].map { (phase, $0) } }
+        }
     }
 }
 #endif

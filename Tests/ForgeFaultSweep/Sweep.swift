@@ -51,6 +51,17 @@ struct Sweep {
             let plan = SystemFaultPlan(folder: operation.watched(folder).path)
             try await SystemFaults.run(plan) { try await store.run() }
             calls = plan.calls
+            if operation.name == "vault.rotate" {
+                // Printed only: which calls of the table's row each phase made.
+                let phases = VaultOperations.phases.take()
+                let described = phases.enumerated()
+                    .map { index, phase in
+                        let end = index + 1 < phases.count ? phases[index + 1].start : plan.calls.count
+                        return "\(phase.phase) calls \(phase.start + 1)-\(end)"
+                    }
+                let opening = phases.first.map { $0.start > 0 ? ["opening calls 1-\($0.start)"] : [] } ?? []
+                print("    phases: " + (opening + described).joined(separator: ", "))
+            }
             if ProcessInfo.processInfo.environment["SWEEP_DEBUG"] != nil {
                 for (index, call) in plan.calls.enumerated() {
                     print("  \(index + 1) \(call.rawValue) \(plan.paths[index].dropFirst(folder.path.count))")

@@ -39,11 +39,20 @@ extension StoreFolder {
     ) throws(FileSystemError) {
         var attempts = 0
         while true {
-            do {
+            do throws(FileSystemError) {
                 let folder = try openRoot(creating: true)
                 lockForChange(folder)
                 try add(entry, to: index, header: header, in: folder)
-                try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
+                do throws(FileSystemError) {
+                    try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
+                } catch {
+                    // A write can fail with its file in place (a `.flushed` write whose folder's flush failed): the
+                    // index is made again if it went meanwhile, so that no file is left that it does not name.
+                    if (try? folder.status(of: EntryName(index))) ?? nil == nil {
+                        try? add(entry, to: index, header: header, in: folder)
+                    }
+                    throw error
+                }
                 if try folder.status(of: EntryName(index)) == nil {
                     try add(entry, to: index, header: header, in: folder)
                 }

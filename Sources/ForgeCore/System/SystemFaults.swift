@@ -25,6 +25,12 @@ package enum SystemFaults {
         return try await body()
     }
 
+    /// How many calls the active plan has counted; nil while none is active: for a sweep that tells which calls an
+    /// operation's phases made.
+    package static var callsCounted: Int? {
+        active.withLock { $0 }?.calls.count
+    }
+
     private static func activate(_ plan: SystemFaultPlan) {
         active.withLock { current in
             precondition(current == nil, "one fault plan at a time")
