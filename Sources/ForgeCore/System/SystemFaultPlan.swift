@@ -17,8 +17,14 @@ package final class SystemFaultPlan: Sendable {
     private let state = LockedState(State())
 
     private struct State {
-        var calls: [SystemCall] = []
-        var paths: [String] = []
+        /// Each call counted, with the path it was made on, in order.
+        var records: [(call: SystemCall, path: String)] = []
+
+        /// The record of the call that got the fault; nil while fewer calls than `target` were made.
+        func faulted(_ target: Int?) -> (call: SystemCall, path: String)? {
+            guard let target, records.count >= target else { return nil }
+            return records[target - 1]
+        }
     }
 
     /// A plan that counts the calls on paths under `folder` and gives the `target`-th `fault`.
@@ -31,28 +37,22 @@ package final class SystemFaultPlan: Sendable {
 
     /// The calls made under the folder while the plan was active, in order.
     package var calls: [SystemCall] {
-        state.withLock { $0.calls }
-    }
-
-    /// The call that got the fault; nil while fewer calls than ``target`` were made.
-    package var faultedCall: SystemCall? {
-        state.withLock { state in
-            guard let target, state.calls.count >= target else { return nil }
-            return state.calls[target - 1]
-        }
+        state.withLock { $0.records.map(\.call) }
     }
 
     /// The paths the calls were made on, in the order of ``calls``.
     package var paths: [String] {
-        state.withLock { $0.paths }
+        state.withLock { $0.records.map(\.path) }
+    }
+
+    /// The call that got the fault; nil while fewer calls than ``target`` were made.
+    package var faultedCall: SystemCall? {
+        state.withLock { $0.faulted(target)?.call }
     }
 
     /// The path of the call that got the fault; nil until it is made.
     package var faultedPath: String? {
-        state.withLock { state in
-            guard let target, state.paths.count >= target else { return nil }
-            return state.paths[target - 1]
-        }
+        state.withLock { $0.faulted(target)?.path }
     }
 
     /// Whether a call on `path` counts.
@@ -63,9 +63,8 @@ package final class SystemFaultPlan: Sendable {
     /// Counts `call` on `path`, and returns the fault it gets, if any.
     func record(_ call: SystemCall, on path: String) -> SystemFault? {
         state.withLock { state in
-            state.calls.append(call)
-            state.paths.append(path)
-            return state.calls.count == target ? fault : nil
+            state.records.append((call, path))
+            return state.records.count == target ? fault : nil
         }
     }
 }
