@@ -52,9 +52,7 @@ struct CrashPoints {
             }
             let store = try await operation.open(folder)
             let reread = try await Sweep.contents(of: folder, operation)
-            let partlyRemoved =
-                operation.removesPart
-                && reread.values.allSatisfy { before.values[$0.key] == $0.value || after.values[$0.key] == $0.value }
+            let partlyRemoved = operation.isPartlyRemoved(reread.values, before: before.values, after: after.values)
             guard [before.values, after.values].contains(reread.values) || partlyRemoved else {
                 throw SweepViolation(
                     "the next process reads \(Sweep.difference(reread.values, from: before.values, after.values))"

@@ -191,8 +191,7 @@ struct Sweep {
     /// Whether `seen`, after a run that failed, is what an operation that removes part of the contents may leave:
     /// values as they were before or as the run made them, some missing.
     private func isPartlyRemoved(_ seen: [String: String], after failure: (any Error)?) -> Bool {
-        operation.removesPart && failure != nil
-            && seen.allSatisfy { key, value in before.values[key] == value || after.values[key] == value }
+        failure != nil && operation.isPartlyRemoved(seen, before: before.values, after: after.values)
     }
 
     /// Checks that `error` is the store's typed error, naming the operation's key or path, with `fault`'s reason (made

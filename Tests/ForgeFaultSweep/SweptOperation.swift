@@ -50,6 +50,12 @@ struct SweptOperation: Sendable {
 }
 
 extension SweptOperation {
+    /// Whether `seen` is what a run that removes part of the contents may leave: values as they were in `before` or as
+    /// the run made them in `after`, some missing.
+    func isPartlyRemoved(_ seen: [String: String], before: [String: String], after: [String: String]) -> Bool {
+        removesPart && seen.allSatisfy { key, value in before[key] == value || after[key] == value }
+    }
+
     /// The folder whose calls count in a run in `folder`.
     func watched(_ folder: URL) -> URL {
         watchedFolder?(folder) ?? folder
