@@ -36,7 +36,21 @@ extension EncryptedFileCrypt {
     ///   - namespace: The vault's namespace.
     /// - Returns: True when the namespace's folder holds a vault header.
     public static func vaultExists(directory: StorageDirectory, namespace: String) -> Bool {
-        (try? StoreFolder(directory: directory, namespace: namespace).status(of: VaultHeader.fileName))?.kind == .file
+        (try? holdsHeader(StoreFolder(directory: directory, namespace: namespace))) ?? false
+    }
+
+    /// Whether `folder` holds a vault's header file.
+    ///
+    /// - Throws: ``CryptStoreError/openFailed(path:underlying:)`` with the reason when the header cannot be looked at:
+    ///   that is not a missing vault.
+    static func holdsHeader(_ folder: StoreFolder) throws(CryptStoreError) -> Bool {
+        do {
+            return try folder.status(of: VaultHeader.fileName)?.kind == .file
+        } catch  where error.isNotFound {
+            return false
+        } catch {
+            throw .openFailed(path: folder.path, underlying: error.reason)
+        }
     }
 
     /// The number of items in the vault of namespace `namespace` in `directory`, without opening it.

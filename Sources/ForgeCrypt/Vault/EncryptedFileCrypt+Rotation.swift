@@ -80,17 +80,8 @@ extension EncryptedFileCrypt: MasterKeyRotating {
         fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
         progress: (MasterKeyRotationStep) -> Void = { _ in }
     ) throws(CryptStoreError) -> EncryptedFileCrypt {
-        // A header that cannot be looked at is not a missing vault: its failure is the error.
         let folder = StoreFolder(directory: directory, namespace: namespace)
-        let header: FileStatus?
-        do {
-            header = try folder.status(of: VaultHeader.fileName)
-        } catch  where error.isNotFound {
-            header = nil
-        } catch {
-            throw .openFailed(path: folder.path, underlying: error.reason)
-        }
-        guard header?.kind == .file else { throw .openFailed(path: folder.path, underlying: .notFound) }
+        guard try holdsHeader(folder) else { throw .openFailed(path: folder.path, underlying: .notFound) }
         let open = { (key: MasterKey) throws(CryptStoreError) -> EncryptedFileCrypt in
             do {
                 return try EncryptedFileCrypt(
