@@ -21,13 +21,29 @@ final class ExpiringReferenceStore: KVStoring, ExpiringKVStoring, KVBackend {
     }
 
     func store(_ value: KVStoredValue, named name: String) {
+        state.withLock { Self.put(value, named: name, in: &$0) }
+    }
+
+    func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) -> Bool {
         state.withLock { state in
-            state.values[name] = value
-            state.index.removeAll { $0.name == name }
-            if let date = value.expiresAt {
-                state.index.append((date, name))
-                state.index.sort { $0.date < $1.date }
-            }
+            let keepsExpired = mutant == .storeIfAbsentKeepsAnExpiredValue
+            if let stored = state.values[name], keepsExpired || !stored.isExpired(at: date) { return false }
+            Self.put(value, named: name, in: &state)
+            return true
+        }
+    }
+
+    /// Puts `value` under `name` in `state`, and its expiry date in the index.
+    private static func put(
+        _ value: KVStoredValue,
+        named name: String,
+        in state: inout (values: [String: KVStoredValue], index: [(date: Date, name: String)])
+    ) {
+        state.values[name] = value
+        state.index.removeAll { $0.name == name }
+        if let date = value.expiresAt {
+            state.index.append((date, name))
+            state.index.sort { $0.date < $1.date }
         }
     }
 

@@ -8,7 +8,7 @@ struct MutationScoreTests {
         #expect(KVMutant.allCases.count == 24)
         #expect(FileMutant.allCases.count == 22)
         #expect(CryptMutant.allCases.count == 26)
-        #expect(ExpiryMutant.allCases.count == 1)
+        #expect(ExpiryMutant.allCases.count == 2)
         // The asynchronous suites are held to every mutant but the races.
         #expect(KVMutant.races.count + FileMutant.races.count + CryptMutant.allCases.filter(\.isRace).count == 8)
     }

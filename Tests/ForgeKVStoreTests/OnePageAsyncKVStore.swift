@@ -15,6 +15,12 @@ struct OnePageAsyncKVStore: AsyncKVBackend, AsyncExpiringKVStoring {
 
         func put(_ value: KVStoredValue, named name: String) { values[name] = value }
 
+        func putIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) -> Bool {
+            if let stored = values[name], !stored.isExpired(at: date) { return false }
+            values[name] = value
+            return true
+        }
+
         func delete(_ names: [String]) { for name in names { values[name] = nil } }
 
         func names() -> [String] { Array(values.keys) }
@@ -41,6 +47,10 @@ struct OnePageAsyncKVStore: AsyncKVBackend, AsyncExpiringKVStoring {
     }
 
     func store(_ value: KVStoredValue, named name: String) async throws { await client.put(value, named: name) }
+
+    func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) async throws -> Bool {
+        await client.putIfAbsent(value, named: name, liveAt: date)
+    }
 
     func removeValues(named names: [String]) async throws { await client.delete(names) }
 

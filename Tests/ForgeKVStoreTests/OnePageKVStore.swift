@@ -3,7 +3,8 @@ import ForgeKVStore
 import Foundation
 
 /// A settings store on one page, as a user writes one over a dictionary: the requirements of ``KVBackend`` without a
-/// default, each value kept whole (its lifetime with it), a reclaim of what expired, and nothing else.
+/// default, each value kept whole (its lifetime with it), a reclaim of what expired, a store only where nothing lives
+/// (one step under the lock), and nothing else.
 ///
 /// Its lock is the library's `LockedState`: ThreadSanitizer reports the standard library's `Mutex` on Linux, whose
 /// futex it does not see, as a race under the suites' concurrency checks.
@@ -27,6 +28,14 @@ final class OnePageKVStore: KVStoring, KVBackend, ExpiringKVStoring, AsyncExpiri
     func storedValue(named name: String) -> KVStoredValue? { storage.values.withLock { $0[name] } }
 
     func store(_ value: KVStoredValue, named name: String) { storage.values.withLock { $0[name] = value } }
+
+    func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) -> Bool {
+        storage.values.withLock { values in
+            if let stored = values[name], !stored.isExpired(at: date) { return false }
+            values[name] = value
+            return true
+        }
+    }
 
     func removeValue(named name: String) { storage.values.withLock { _ = $0.removeValue(forKey: name) } }
 

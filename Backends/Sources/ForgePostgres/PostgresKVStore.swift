@@ -184,6 +184,33 @@ extension PostgresKVStore: AsyncKVStreaming, AsyncKVBackend, AsyncExpiringKVStor
         }
     }
 
+    /// Stores `value` under `name` unless its row holds a value not expired at `date`, and returns whether it did: one
+    /// statement, an insert whose conflict updates only a row that has expired, so that of servers that store one
+    /// name at once exactly one stores and the others find its row.
+    ///
+    /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the row is kept.
+    public func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) async throws -> Bool {
+        let text = String(decoding: value.json, as: UTF8.self)
+        let storedName = StoredText.stored(name)
+        let expiresAt = value.expiresAtMilliseconds
+        let expired = Self.lastExpiredMillisecond(at: date)
+        return try await perform(.write(name)) { [self] connection in
+            let query: PostgresQuery = """
+                INSERT INTO \(unescaped: quotedTable) AS stored (namespace, key, value, expires_at) \
+                VALUES (\(storedNamespace), \(storedName), \(text)::json, \(expiresAt)) \
+                ON CONFLICT (row_hash) DO UPDATE \
+                SET value = excluded.value, expires_at = excluded.expires_at, version = stored.version + 1 \
+                WHERE stored.expires_at IS NOT NULL AND stored.expires_at <= \(expired) \
+                RETURNING true
+                """
+            var stored = false
+            for try await _ in try await connection.query(query, logger: ConnectionLease.logger).decode(Bool.self) {
+                stored = true
+            }
+            return stored
+        }
+    }
+
     /// Removes the values stored under `names` (a key's and its older names), in one statement.
     ///
     /// A remove cut short removes none. Succeeds when nothing is stored.

@@ -9,14 +9,18 @@ extension StoreFolder {
     /// that expired and adds to the index. A process of a library version that did not lock its changes is not held
     /// back. Keep `body` short: every writer waits.
     ///
+    /// With `creatingFolder`, a missing folder is made first (and `body` always runs).
+    ///
     /// - Throws: The error of opening the folder, or what `body` throws.
-    package func withExclusiveLock<Result>(_ body: (LockedFolder) throws -> Result) throws -> Result? {
-        let folder: Descriptor
-        do {
-            folder = try openRoot(creating: false)
-        } catch  where error.isNotFound {
-            return nil
+    package func withExclusiveLock<Result>(
+        creatingFolder: Bool = false,
+        _ body: (LockedFolder) throws -> Result
+    ) throws -> Result? {
+        let opened: Swift.Result<Descriptor, FileSystemError> = Swift.Result { () throws(FileSystemError) in
+            try openRoot(creating: creatingFolder)
         }
+        if case .failure(let error) = opened, error.isNotFound, !creatingFolder { return nil }
+        let folder = try opened.get()
         _ = folder.lock(exclusive: true, waits: true)
         return try body(LockedFolder(store: self, descriptor: folder))
     }
@@ -79,6 +83,18 @@ package struct LockedFolder {
             replacing: true,
             durability: .flushed
         )
+    }
+
+    /// Writes `data` as the file `name`, atomically, replacing the file there, flushed as the folder's durability says;
+    /// with an `index`, after adding its entry to that index file (made holding its header when missing), as
+    /// ``StoreFolder/write(_:as:replacing:indexedIn:entry:header:)`` does.
+    package func write(
+        _ data: Data,
+        as name: String,
+        indexedIn index: (name: String, entry: Data, header: Data)?
+    ) throws(FileSystemError) {
+        if let index { try store.add(index.entry, to: index.name, header: index.header, in: descriptor) }
+        try store.write(data, as: store.storedName(of: name, in: descriptor), into: descriptor, replacing: true)
     }
 
     /// Adds `data` to the end of the regular file `name`, in one `write`, flushed when the folder's durability is

@@ -68,7 +68,7 @@ extension StoreFolder {
 
     /// Adds `entry` to the end of the index `name` in the open `folder`, or makes the index, holding `header` and
     /// `entry`, when nothing has that name.
-    private func add(_ entry: Data, to name: String, header: Data, in folder: Descriptor) throws(FileSystemError) {
+    func add(_ entry: Data, to name: String, header: Data, in folder: Descriptor) throws(FileSystemError) {
         let index = EntryName(name)
         var attempts = 0
         while true {

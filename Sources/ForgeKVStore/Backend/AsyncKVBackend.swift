@@ -35,6 +35,13 @@ public protocol AsyncKVBackend: Sendable {
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     nonisolated(nonsending) func store(_ value: KVStoredValue, named name: String) async throws
 
+    /// Stores `value` under `name` unless `name` holds a value that has not expired at `date`, and returns whether it
+    /// did, in one step of the storage: as ``KVBackend/storeIfAbsent(_:named:liveAt:)`` does. The default throws.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; what was stored is kept.
+    nonisolated(nonsending) func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date)
+        async throws -> Bool
+
     /// Removes the values stored under `names`, in the order given (a key's older names come first, the key
     /// last); succeeds for names that hold nothing.
     ///
@@ -71,6 +78,11 @@ extension AsyncKVBackend {
 
     /// Removes nothing: a store that keeps no lifetimes holds no expired value.
     public func removeExpiredValues(at date: Date, limit: Int) async throws -> [String] { [] }
+
+    /// Throws ``KVStoreError/writeFailed(key:underlying:)``, storing nothing, as ``KVBackend``'s default does.
+    public func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) async throws -> Bool {
+        throw KVStoreError.cannotStoreIfAbsent(name)
+    }
 
     /// Whether ``storedValues(named:)`` finds a value under any of `names`.
     public func hasValue(named names: [String]) async throws -> Bool {

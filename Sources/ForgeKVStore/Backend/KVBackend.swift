@@ -56,6 +56,17 @@ public protocol KVBackend: Sendable {
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     func store(_ value: KVStoredValue, named name: String) throws
 
+    /// Stores `value` under `name` unless `name` holds a value that has not expired at `date`, and returns whether it
+    /// did, atomically: of writers that call it at once for one name, in any instance or process, one stores and the
+    /// others find its value. A value that has expired is replaced; one that has not is kept, whether or not it
+    /// decodes.
+    ///
+    /// ``ExpiringKVStoring/setIfAbsent(_:value:lifetime:)`` asks it. The default throws: a store answers it only as
+    /// one step of its storage (a transaction, an exclusive create), never as a read followed by a write.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; what was stored is kept.
+    func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) throws -> Bool
+
     /// Removes the value stored under `name`; succeeds when there is none.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)``.
@@ -95,6 +106,12 @@ extension KVBackend {
     /// Removes nothing: a store that keeps no lifetimes holds no expired value.
     public func removeExpiredValues(at date: Date, limit: Int) throws -> [String] { [] }
 
+    /// Throws ``KVStoreError/writeFailed(key:underlying:)``, storing nothing: a store that does not implement it
+    /// cannot store a value only when none is there in one step.
+    public func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) throws -> Bool {
+        throw KVStoreError.cannotStoreIfAbsent(name)
+    }
+
     /// Whether ``storedValue(named:)`` finds a value under `name` that has not expired at `date`; when the read
     /// fails, what ``hasValue(named:)`` says.
     public func hasValue(named name: String, liveAt date: Date) -> Bool {
@@ -107,5 +124,12 @@ extension KVBackend {
     /// Whether ``storedValue(named:)`` finds a value under `name`; false when it throws.
     public func hasValue(named name: String) -> Bool {
         (try? storedValue(named: name)) != nil
+    }
+}
+
+extension KVStoreError {
+    /// The error of ``KVBackend/storeIfAbsent(_:named:liveAt:)`` on a store that does not implement it.
+    static func cannotStoreIfAbsent(_ name: String) -> KVStoreError {
+        .writeFailed(key: name, underlying: .other("the store cannot store a value only when its key holds none"))
     }
 }

@@ -194,19 +194,11 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
     /// - Throws: ``KVStoreError/writeFailed(key:underlying:)``; the previous value is kept.
     public func store(_ value: KVStoredValue, named name: String) throws {
         let expiresAt = value.expiresAtMilliseconds
+        let data = try fileContents(holding: value, named: name)
         switch KeyFileName(key: name) {
         case .exact(let fileName):
-            try write(
-                ExpiryHeader.file(holding: value.json, expiresAtMilliseconds: expiresAt),
-                toFile: fileName,
-                for: name,
-                expiresAtMilliseconds: expiresAt
-            )
+            try write(data, toFile: fileName, for: name, expiresAtMilliseconds: expiresAt)
         case .hashed(let fileNames):
-            let data = ExpiryHeader.file(
-                holding: try LongKeyHeader.wrapping(value.json, of: name),
-                expiresAtMilliseconds: expiresAt
-            )
             // A free slot is claimed without replacing, so two keys that share a hash and are written at the
             // same time never take the same slot: the loser looks again.
             for _ in 0..<KeyFileName.slotCount {
@@ -318,7 +310,7 @@ extension DiskKVStore {
     ///
     /// `replace` is true when the file is to be replaced (it holds `key`, or is damaged and holds no key to
     /// lose, so the next write repairs it), false when it is missing and to be claimed without replacing.
-    private func slot(for key: String, among names: [String]) throws -> (name: String, replace: Bool) {
+    func slot(for key: String, among names: [String]) throws -> (name: String, replace: Bool) {
         var firstFree: (name: String, replace: Bool)?
         for name in names {
             let data: Data
@@ -352,22 +344,48 @@ extension DiskKVStore {
         expiresAtMilliseconds: Int64?
     ) throws {
         do {
-            if let expiresAtMilliseconds {
+            if let index = Self.indexEntry(ofFile: name, expiringAt: expiresAtMilliseconds) {
                 try folder.write(
                     data,
                     as: name,
                     replacing: replaceExisting,
-                    indexedIn: LifetimesIndex.name,
-                    entry: LifetimesIndex.addition(
-                        LifetimesIndex.entry(fileName: name, expiresAtMilliseconds: expiresAtMilliseconds)
-                    ),
-                    header: LifetimesIndex.newHeader()
+                    indexedIn: index.name,
+                    entry: index.entry,
+                    header: index.header
                 )
             } else {
                 try folder.write(data, as: name, replacing: replaceExisting)
             }
         } catch {
             throw KVStoreError(error, writing: key)
+        }
+    }
+
+    /// The contents of the file that holds `value` under `name`: its JSON, or for a name too long for a file name
+    /// `{"key": …, "value": …}`, after an `ExpiryHeader` when it has a lifetime.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` when a long name cannot be written as JSON.
+    func fileContents(holding value: KVStoredValue, named name: String) throws -> Data {
+        let body: Data =
+            switch KeyFileName(key: name) {
+            case .exact: value.json
+            case .hashed: try LongKeyHeader.wrapping(value.json, of: name)
+            }
+        return ExpiryHeader.file(holding: body, expiresAtMilliseconds: value.expiresAtMilliseconds)
+    }
+
+    /// What a write of the file `fileName` expiring at `milliseconds` adds to the folder's index of lifetimes
+    /// (`.forge-lifetimes`) first: nil for a file without a lifetime.
+    static func indexEntry(
+        ofFile fileName: String,
+        expiringAt milliseconds: Int64?
+    ) -> (name: String, entry: Data, header: Data)? {
+        milliseconds.map {
+            (
+                LifetimesIndex.name,
+                LifetimesIndex.addition(LifetimesIndex.entry(fileName: fileName, expiresAtMilliseconds: $0)),
+                LifetimesIndex.newHeader()
+            )
         }
     }
 

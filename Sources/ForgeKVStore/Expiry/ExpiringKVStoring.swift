@@ -37,6 +37,28 @@ public protocol ExpiringKVStoring: KVStoring {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) throws -> Date?
 
+    /// Encodes `value` and stores it under `key`'s name with `lifetime`, unless that name holds a value that has not
+    /// expired; returns whether it stored it.
+    ///
+    /// The check and the write are one step of the store's storage: of callers that set one key at once, through any
+    /// instances or processes on one storage, exactly one stores its value and the others get false. What makes a
+    /// session's identifier, a lock's holder or a job's claim unique:
+    ///
+    /// ```swift
+    /// guard try sessions.setIfAbsent(SessionKeys.session(id), value: session, lifetime: .after(.seconds(3600)))
+    /// else { throw SessionError.idTaken }
+    /// ```
+    ///
+    /// Only the key's own name is looked at, not the older names its migrations read. ``KVLifetime/unchanged`` stores
+    /// a value that never expires (there is no value whose lifetime it would keep). A value that has expired, by the
+    /// store's clock, is replaced; one that has not is kept, even one that does not decode as `T`. A write in a ``StorageTransaction`` is not
+    /// conditional; call this outside one.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
+    ///   what was stored is kept either way.
+    @discardableResult
+    func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws -> Bool
+
     /// Removes up to `limit` values that have expired, now, and returns how many it removed; a `limit` of 0 or less
     /// removes nothing and returns 0. Reads never return an expired value whether or not it is reclaimed; this frees
     /// its space.
@@ -51,6 +73,24 @@ extension ExpiringKVStoring {
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``.
     public func set<T: Codable & Sendable>(_ key: KVKey<T>, value: T, expiresAfter lifetime: Duration) throws {
         try set(key, value: value, lifetime: .after(lifetime))
+    }
+
+    /// How long the value of `key` has left before it expires, by the store's clock: nil when it has no lifetime or
+    /// nothing is stored under the key's name; never less than zero.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    public func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) throws -> Duration? {
+        try expirationDate(of: key).map { KVExpiry.remainingLifetime(until: $0, clock: expiry?.clock) }
+    }
+}
+
+extension AsyncExpiringKVStoring {
+    /// How long the value of `key` has left before it expires, by the store's clock: nil when it has no lifetime or
+    /// nothing is stored under the key's name; never less than zero.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    public func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Duration? {
+        try await expirationDate(of: key).map { KVExpiry.remainingLifetime(until: $0, clock: expiry?.clock) }
     }
 }
 
@@ -74,6 +114,14 @@ public protocol AsyncExpiringKVStoring: AsyncKVStoring {
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date?
+
+    /// Encodes `value` and stores it under `key`'s name with `lifetime`, unless that name holds a value that has not
+    /// expired, in one step of the store's storage; returns whether it stored it: see
+    /// ``ExpiringKVStoring/setIfAbsent(_:value:lifetime:)``.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``.
+    @discardableResult
+    func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws -> Bool
 
     /// Removes up to `limit` values that have expired, now, and returns how many it removed; a `limit` of 0 or less
     /// removes nothing and returns 0.

@@ -17,16 +17,38 @@ extension ExpiringKVStoring where Self: KVBackend {
         try lifetime.refuseWithoutExpiry(expiry, key: key.key)
         let expiresAt: Date? =
             switch lifetime {
-            case .forever: nil
-            case .after(let duration): settings.expirationDate(after: duration)
-            case .until(let date): try KVLifetime.checked(date, for: key.key)
             // The lifetime of the value the key reads: under its own name, or else the first older name that holds one.
             case .unchanged: try key.storedNames.lazy.compactMap { try self.liveValue(named: $0) }.first?.expiresAt
+            default: try lifetime.expirationDateOfNewValue(by: settings, key: key.key)
             }
         try store(encoded.expiring(at: expiresAt), named: key.key)
+        try didStore(key, expiringAt: expiresAt)
+    }
+
+    /// Encodes `value` and stores it under `key`'s name with `lifetime`, unless the name holds a value that has not
+    /// expired by the store's clock, in one step of the backend (``KVBackend/storeIfAbsent(_:named:liveAt:)``).
+    ///
+    /// A value stored with a lifetime removes the older names of the key afterwards, as ``set(_:value:lifetime:)``'s
+    /// does.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``, or
+    ///   ``KVStoreError/removeFailed(key:underlying:)`` of an older name.
+    @discardableResult
+    public func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws -> Bool {
+        let encoded = try KVStoredValue(encoding: value, key: key.key)
+        try lifetime.refuseWithoutExpiry(expiry, key: key.key)
+        let expiresAt = try lifetime.expirationDateOfNewValue(by: settings, key: key.key)
+        let stored = encoded.expiring(at: expiresAt)
+        guard try storeIfAbsent(stored, named: key.key, liveAt: settings.clock.now) else { return false }
+        try didStore(key, expiringAt: expiresAt)
+        return true
+    }
+
+    /// What follows a write of `key`'s value expiring at `expiresAt`: with a lifetime, the older names go (once the
+    /// value expires, no older value is read in its place, as `remove` removes them) and the expiry notes the date;
+    /// then a reclaim, when one is due.
+    private func didStore<T>(_ key: KVKey<T>, expiringAt expiresAt: Date?) throws {
         if let expiresAt {
-            // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
-            // them.
             for name in key.storedNames.dropFirst().reversed() { try removeValue(named: name) }
             settings.noteStored(expiringAt: expiresAt)
         }
@@ -68,16 +90,37 @@ extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
         try lifetime.refuseWithoutExpiry(expiry, key: key.key)
         let expiresAt: Date? =
             switch lifetime {
-            case .forever: nil
-            case .after(let duration): settings.expirationDate(after: duration)
-            case .until(let date): try KVLifetime.checked(date, for: key.key)
             case .unchanged:
                 try await liveValues(named: key.storedNames).firstValue(in: key.storedNames)?.expiresAt
+            default: try lifetime.expirationDateOfNewValue(by: settings, key: key.key)
             }
         try await store(encoded.expiring(at: expiresAt), named: key.key)
+        try await didStore(key, expiringAt: expiresAt)
+    }
+
+    /// Encodes `value` and stores it under `key`'s name with `lifetime`, unless the name holds a value that has not
+    /// expired by the store's clock, in one step of the backend (``AsyncKVBackend/storeIfAbsent(_:named:liveAt:)``).
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)``, ``KVStoreError/writeFailed(key:underlying:)``, or
+    ///   ``KVStoreError/removeFailed(key:underlying:)`` of an older name.
+    @discardableResult
+    public func setIfAbsent<T: Codable & Sendable>(
+        _ key: KVKey<T>,
+        value: T,
+        lifetime: KVLifetime
+    ) async throws -> Bool {
+        let encoded = try KVStoredValue(encoding: value, key: key.key)
+        try lifetime.refuseWithoutExpiry(expiry, key: key.key)
+        let expiresAt = try lifetime.expirationDateOfNewValue(by: settings, key: key.key)
+        let stored = encoded.expiring(at: expiresAt)
+        guard try await storeIfAbsent(stored, named: key.key, liveAt: settings.clock.now) else { return false }
+        try await didStore(key, expiringAt: expiresAt)
+        return true
+    }
+
+    /// What follows a write of `key`'s value expiring at `expiresAt`, as for a ``KVBackend``'s store.
+    private func didStore<T>(_ key: KVKey<T>, expiringAt expiresAt: Date?) async throws {
         if let expiresAt {
-            // Once the value expires, no older value is read in its place: the older names go, as `remove` removes
-            // them.
             let olderNames = Array(key.storedNames.dropFirst().reversed())
             if !olderNames.isEmpty { try await removeValues(named: olderNames) }
             settings.noteStored(expiringAt: expiresAt)
@@ -117,6 +160,18 @@ extension KVLifetime {
         switch self {
         case .after, .until: if expiry == nil { throw KVExpiry.lifetimeNotKept(key) }
         case .forever, .unchanged: return
+        }
+    }
+
+    /// The expiration date of a value written now with this lifetime, by `expiry`'s clock: nil for ``forever``, and
+    /// for ``unchanged``, whose date is the old value's, which the caller reads.
+    ///
+    /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` naming `key` for a date that is not a number.
+    func expirationDateOfNewValue(by expiry: KVExpiry, key: String) throws(KVStoreError) -> Date? {
+        switch self {
+        case .forever, .unchanged: nil
+        case .after(let duration): expiry.expirationDate(after: duration)
+        case .until(let date): try Self.checked(date, for: key)
         }
     }
 

@@ -74,6 +74,22 @@ extension InMemoryKVStore: ExpiringKVStoring, KVBackend {
         tell(name)
     }
 
+    /// Stores `value` under `name` unless a value not expired at `date` is there, under the store's lock; returns
+    /// whether it did.
+    ///
+    /// - Throws: ``KVStoreError/writeFailed(key:underlying:)`` when a test's fault fails the write.
+    public func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) throws -> Bool {
+        _ = try faults.begin(.write, name)
+        let stored = value.decodedFromJSON
+        let inserted = entries.withLock { entries in
+            if let existing = entries[name], !existing.isExpired(at: date) { return false }
+            entries[name] = stored
+            return true
+        }
+        if inserted { tell(name) }
+        return inserted
+    }
+
     /// Removes the value stored under `name`.
     ///
     /// - Throws: ``KVStoreError/removeFailed(key:underlying:)`` when a test's fault fails the remove.

@@ -36,6 +36,17 @@ extension InterceptedAsyncKVStore: AsyncKVStoring, AsyncKVBackend {
         }
     }
 
+    /// Stores `value` in `base` unless `name` holds a value live at `date`, as one write.
+    public nonisolated(nonsending) func storeIfAbsent(
+        _ value: KVStoredValue,
+        named name: String,
+        liveAt date: Date
+    ) async throws -> Bool {
+        try await interceptor.interceptAsync(.write(name, bytes: value.byteCount)) {
+            try await base.storeIfAbsent(value, named: name, liveAt: date)
+        }
+    }
+
     /// Removes `names` from `base`, as one call for the last name, the key's own.
     public nonisolated(nonsending) func removeValues(named names: [String]) async throws {
         try await interceptor.interceptAsync(.delete(names.last)) { try await base.removeValues(named: names) }

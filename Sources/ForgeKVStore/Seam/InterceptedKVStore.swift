@@ -46,6 +46,13 @@ extension InterceptedKVStore: KVStoring, KVBackend {
         try interceptor.intercept(.write(name, bytes: value.byteCount)) { try base.store(value, named: name) }
     }
 
+    /// Stores `value` in `base` unless `name` holds a value live at `date`, as one write.
+    public func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) throws -> Bool {
+        try interceptor.intercept(.write(name, bytes: value.byteCount)) {
+            try base.storeIfAbsent(value, named: name, liveAt: date)
+        }
+    }
+
     /// Removes `name` from `base`.
     public func removeValue(named name: String) throws {
         try interceptor.intercept(.delete(name)) { try base.removeValue(named: name) }

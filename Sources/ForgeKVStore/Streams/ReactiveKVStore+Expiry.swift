@@ -18,6 +18,20 @@ extension ReactiveKVStore: ExpiringKVStoring {
         changed(key.storedNames)
     }
 
+    /// Stores `value` in the wrapped store with `lifetime` unless its name holds a value that has not expired, then,
+    /// when it stored it, updates the streams that read `key`'s name.
+    ///
+    /// - Throws: What the wrapped store throws, or ``KVStoreError/writeFailed(key:underlying:)`` with
+    ///   `FailureReason.other` when it keeps no lifetimes (nothing is written then).
+    @discardableResult
+    public func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws -> Bool {
+        guard try expiringBase(writing: key.key).setIfAbsent(key, value: value, lifetime: lifetime) else {
+            return false
+        }
+        changed(key.storedNames)
+        return true
+    }
+
     /// When the wrapped store's value of `key` expires; nil when it has no lifetime, or the store keeps none.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.

@@ -148,6 +148,29 @@ extension SQLiteKVStore: ExpiringKVStoring, KVBackend {
         try database.apply([storing(value.json, expiringAt: value.expiresAtMilliseconds, named: name)])
     }
 
+    /// Stores `value` under `name` unless its row holds a value not expired at `date`, in one statement, and returns
+    /// whether it did; the observers of the namespace are told when it did.
+    ///
+    /// The statement checks and writes under SQLite's write lock, so of connections that store one name at once, in
+    /// this process or another, one stores and the others find its row.
+    ///
+    /// - Throws: `KVStoreError/writeFailed(key:underlying:)`; the row is kept.
+    public func storeIfAbsent(_ value: KVStoredValue, named name: String, liveAt date: Date) throws -> Bool {
+        let key = ReadCache.Key(namespace: storedNamespace, name: SQLiteKVTable.stored(name))
+        let arguments: StatementArguments = [
+            key.namespace, key.name, String(decoding: value.json, as: UTF8.self), value.expiresAtMilliseconds,
+            SQLiteKVTable.milliseconds(expiredAt: date),
+        ]
+        let stored = try perform(KVStoreError.writeFailed(key:underlying:), name) {
+            try database.write(durability, changing: [key], isOneStatement: true) { db in
+                try db.cachedStatement(sql: SQLiteKVTable.insertIfAbsent).execute(arguments: arguments)
+                return db.changesCount > 0
+            }
+        }
+        if stored { database.changes.tell(namespace: storedNamespace, name: name) }
+        return stored
+    }
+
     /// Removes the value stored under `name`; succeeds when there is none.
     ///
     /// - Throws: `KVStoreError/removeFailed(key:underlying:)`.

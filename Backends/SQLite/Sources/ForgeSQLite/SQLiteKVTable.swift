@@ -35,6 +35,15 @@ enum SQLiteKVTable {
     static let select = "SELECT value, expires_at FROM forge_kv WHERE namespace = ? AND name = ?"
     /// Run only by `RowStatements`, as is ``delete``: GRDB no longer knows their arguments once they have run there.
     static let upsert = "INSERT OR REPLACE INTO forge_kv (namespace, name, value, expires_at) VALUES (?, ?, ?, ?)"
+    /// Stores a row unless its row holds a value not expired at a time in milliseconds, the fifth argument.
+    ///
+    /// An insert whose conflict updates only a row that has expired, so that SQLite counts no change when the row
+    /// lives: one statement, which SQLite checks and writes under the database's write lock.
+    static let insertIfAbsent = """
+        INSERT INTO forge_kv (namespace, name, value, expires_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (namespace, name) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+        WHERE forge_kv.expires_at IS NOT NULL AND forge_kv.expires_at <= ?
+        """
     static let delete = "DELETE FROM forge_kv WHERE namespace = ? AND name = ?"
     static let deleteAll = "DELETE FROM forge_kv WHERE namespace = ?"
     /// Whether the table holds a row of another namespace than the one given: two searches of the primary key.

@@ -4,7 +4,7 @@ internal import Testing
 
 extension ExpiryConformance {
     /// A seeded sequence of sets (with and without lifetimes, `.unchanged` included, of plain keys and of a key that
-    /// migrates from one of them), removes, clock moves and reclaims, made on the subject's store and on an in-memory twin with a clock of its own moved alike: after each
+    /// migrates from one of them), sets if absent, removes, clock moves and reclaims, made on the subject's store and on an in-memory twin with a clock of its own moved alike: after each
     /// step, every key reads, is contained, is listed and expires as on the twin.
     static func answersAsTheTwinDoes(_ subject: Subject) async throws {
         let twinClock = ManualExpiryClock(start: subject.clock.now)
@@ -18,7 +18,7 @@ extension ExpiryConformance {
             let key = keys[Int.random(in: 0..<keys.count, using: &random)]
             let value = Int.random(in: 0..<1000, using: &random)
             var description = ""
-            switch Int.random(in: 0..<8, using: &random) {
+            switch Int.random(in: 0..<9, using: &random) {
             case 0:
                 description = "set \(key.key) = \(value)"
                 try await twin.set(key, value: value)
@@ -37,6 +37,12 @@ extension ExpiryConformance {
                 description = "set \(key.key) = \(value), unchanged"
                 try await twin.set(key, value: value, lifetime: .unchanged)
                 try await store.set(key, value: value, lifetime: .unchanged)
+            case 8:
+                let lifetime = KVLifetime.after(.microseconds(Int64.random(in: 0..<4_000_000, using: &random)))
+                description = "set \(key.key) = \(value) if absent, \(lifetime)"
+                let storedByTwin = try await twin.setIfAbsent(key, value: value, lifetime: lifetime)
+                let stored = try await store.setIfAbsent(key, value: value, lifetime: lifetime)
+                #expect(stored == storedByTwin, "step \(step)")
             case 4:
                 description = "remove \(key.key)"
                 try await twin.remove(key)

@@ -60,7 +60,7 @@ public enum ExpiryConformance: ConformanceSuite {
                 unmetNeed: { $0.stream == nil ? "the subject has no stream" : nil },
                 aStreamEmitsNilWhenTheValueExpires
             ),
-        ]
+        ] + setIfAbsentChecks
     }
 
     /// `date` as whole milliseconds since 1970, the precision stores keep, so that dates compare exactly.

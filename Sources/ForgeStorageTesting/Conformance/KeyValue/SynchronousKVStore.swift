@@ -59,6 +59,10 @@ extension SynchronousKVStore: AsyncExpiringKVStoring {
         try expiringBase().expirationDate(of: key)
     }
 
+    func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws -> Bool {
+        try expiringBase().setIfAbsent(key, value: value, lifetime: lifetime)
+    }
+
     func reclaimExpiredValues(limit: Int) async throws -> Int {
         try expiringBase().reclaimExpiredValues(limit: limit)
     }
