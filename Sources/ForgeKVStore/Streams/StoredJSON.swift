@@ -1,4 +1,5 @@
-internal import Foundation
+public import Foundation
+internal import ForgeCore
 
 /// Any JSON value a store holds, whatever type wrote it.
 ///
@@ -8,16 +9,44 @@ internal import Foundation
 ///
 /// Numbers are kept as `Decimal`, which holds every `Int64`, `UInt64` and `Double` the stores write exactly, so
 /// two numbers that differ are never taken as one.
-enum StoredJSON: Codable, Sendable, Equatable {
+///
+/// It is also the key type for a value whose type is only `Encodable` or only `Decodable`, not `Codable & Sendable`,
+/// as a framework's cache hands them over: the store keeps the value's own JSON, which a `KVKey` of its type reads.
+///
+/// ```swift
+/// try await store.set(KVKey<StoredJSON>(key), value: StoredJSON(encoding: value))
+/// let read = try await store.get(KVKey<StoredJSON>(key))?.decoded(as: Profile.self)
+/// ```
+public enum StoredJSON: Codable, Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number.
     case number(Decimal)
+    /// A string.
     case string(String)
+    /// An array.
     case array([StoredJSON])
+    /// An object.
     case object([String: StoredJSON])
 
+    /// The JSON `value` encodes to, with the encoder the stores use.
+    ///
+    /// - Throws: The encoder's `EncodingError` when `value` cannot be encoded.
+    public init(encoding value: some Encodable) throws {
+        self = try JSONCodec.decode(StoredJSON.self, from: JSONCodec.encode(value))
+    }
+
+    /// The value of `type` this JSON decodes to, with the decoder the stores use.
+    ///
+    /// - Throws: The decoder's `DecodingError` when it does not decode as `type`.
+    public func decoded<T: Decodable>(as type: T.Type) throws -> T {
+        try JSONCodec.decode(type, from: JSONCodec.encode(self))
+    }
+
     /// Decodes any JSON value; booleans are tried before numbers, so `true` stays a boolean.
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -35,7 +64,7 @@ enum StoredJSON: Codable, Sendable, Equatable {
     }
 
     /// Encodes the value as the JSON it was decoded from.
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
