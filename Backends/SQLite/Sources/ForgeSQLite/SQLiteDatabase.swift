@@ -328,7 +328,7 @@ extension SQLiteDatabase {
                 at: fileURL.deletingLastPathComponent(),
                 withIntermediateDirectories: true
             )
-            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false, label: "ForgeSQLite"))
+            let pool = try openWritablePool()
             try pool.writeWithoutTransaction { [path] db in
                 if (try? Self.tablesAreCurrent(in: db, path: path)) == true { return }
                 try db.inTransaction(.immediate) {
@@ -343,6 +343,25 @@ extension SQLiteDatabase {
             throw SQLiteStoreError.openFailed(path: path, underlying: .other("its folder cannot be made: \(error)"))
         } catch {
             throw SQLiteStoreError.openFailed(path: path, underlying: FailureReason(sqlite: error, path: path))
+        }
+    }
+
+    /// Opens the writable pool, again while another connection holds the lock that putting a new file in WAL mode
+    /// takes, for up to ``busyTimeout``.
+    ///
+    /// SQLite answers GRDB's `PRAGMA journal_mode = WAL` with `SQLITE_BUSY` at once, without waiting as its busy handler
+    /// waits for the locks of writes, when connections open a new file together: two servers starting on one new
+    /// database failed their first write. A pause of a few milliseconds between attempts is what the busy handler
+    /// would wait.
+    private func openWritablePool() throws -> DatabasePool {
+        let deadline = ContinuousClock.now + busyTimeout
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration(readOnly: false, label: "ForgeSQLite"))
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
         }
     }
 
