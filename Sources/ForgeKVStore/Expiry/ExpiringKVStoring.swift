@@ -75,8 +75,9 @@ extension ExpiringKVStoring {
         try set(key, value: value, lifetime: .after(lifetime))
     }
 
-    /// How long the value of `key` has left before it expires, by the store's clock: nil when it has no lifetime or
-    /// nothing is stored under the key's name; never less than zero.
+    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down
+    /// (never more than the lifetime it was set with): nil when it has no lifetime or nothing is stored under the key's
+    /// name; zero at the last.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) throws -> Duration? {
@@ -85,8 +86,9 @@ extension ExpiringKVStoring {
 }
 
 extension AsyncExpiringKVStoring {
-    /// How long the value of `key` has left before it expires, by the store's clock: nil when it has no lifetime or
-    /// nothing is stored under the key's name; never less than zero.
+    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down
+    /// (never more than the lifetime it was set with): nil when it has no lifetime or nothing is stored under the key's
+    /// name; zero at the last.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Duration? {

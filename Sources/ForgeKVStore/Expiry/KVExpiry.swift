@@ -77,10 +77,11 @@ public final class KVExpiry: Sendable {
         .writeFailed(key: key, underlying: .other("the store keeps no lifetimes: its backend's `expiry` is nil"))
     }
 
-    /// The time left from `clock`'s now (the system clock's without one) until `date`; zero once it has come.
+    /// The time left from `clock`'s now (the system clock's without one) until `date`, in whole milliseconds rounded
+    /// down, so that a value set to live a duration never has more left than that duration; zero once it has come.
     static func remainingLifetime(until date: Date, clock: (any ExpiryClock)?) -> Duration {
         let now = clock?.now ?? Date()
-        return .milliseconds(max(0, (date.timeIntervalSince(now) * 1000).rounded(.up)))
+        return .milliseconds(max(0, (date.timeIntervalSince(now) * 1000).rounded(.down)))
     }
 
     /// The time a lifetime of `lifetime` ends, counted from now.

@@ -95,14 +95,15 @@ extension ExpiryConformance {
         let store = subject.store
         try await store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
         try await store.set(other, value: "plain")
-        // The clock may read between two whole milliseconds, and a lifetime ends on one: up to 1 ms more is right.
+        // The clock may read between two whole milliseconds, and a lifetime ends on one, rounded up, and the time left is
+        // rounded down: up to 1 ms less is right, and never more than the lifetime.
         let full = try #require(try await store.remainingLifetime(of: token))
-        #expect(full >= .seconds(60) && full <= .milliseconds(60_001), "\(full)")
+        #expect(full >= .milliseconds(59_999) && full <= .seconds(60), "\(full)")
         #expect(try await store.remainingLifetime(of: other) == nil, "a value without a lifetime has none")
         #expect(try await store.remainingLifetime(of: third) == nil, "nor has a key that holds nothing")
         subject.clock.advance(by: .milliseconds(59_250))
         let left = try #require(try await store.remainingLifetime(of: token))
-        #expect(left >= .milliseconds(750) && left <= .milliseconds(751), "\(left)")
+        #expect(left >= .milliseconds(749) && left <= .milliseconds(750), "\(left)")
         subject.clock.advance(by: .seconds(1))
         #expect(try await store.remainingLifetime(of: token) == nil, "an expired value holds nothing")
     }
