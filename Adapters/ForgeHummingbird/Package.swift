@@ -6,7 +6,7 @@ import PackageDescription
 // `DiskKVStore`, `SQLiteKVStore`, `PostgresKVStore`): sessions, caches and counters of a Hummingbird app on our stores.
 // A package of its own, so that the library never depends on Hummingbird. Run the tests from the repository root; with
 // a throwaway PostgreSQL server they also run against PostgreSQL:
-// `scripts/postgres-for-tests swift test --package-path Adapters/Hummingbird`.
+// `scripts/postgres-for-tests swift test --package-path Adapters/ForgeHummingbird`.
 let package = Package(
     name: "ForgeHummingbirdAdapter",
     platforms: [
@@ -30,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
-        // ForgePersistDriver: a PersistDriver over an AsyncExpiringKVStoring store, whose run() reclaims expired values.
+        // ForgePersistDriver: a PersistDriver over an AsyncExpiringKVStoring store; its run() reclaims expired values.
         .target(
             name: "ForgeHummingbird",
             dependencies: [

@@ -9,11 +9,14 @@ extension StoreFolder {
     /// that expired and adds to the index. A process of a library version that did not lock its changes is not held
     /// back. Keep `body` short: every writer waits.
     ///
-    /// With `creatingFolder`, a missing folder is made first (and `body` always runs).
+    /// With `creatingFolder`, a missing folder is made first (and `body` always runs). With `requiringLock`, a system
+    /// that cannot lock the folder (some network volumes) fails the call, where otherwise `body` runs unlocked: for a
+    /// change that is only right under the lock.
     ///
-    /// - Throws: The error of opening the folder, or what `body` throws.
+    /// - Throws: The error of opening or, with `requiringLock`, of locking the folder, or what `body` throws.
     package func withExclusiveLock<Result>(
         creatingFolder: Bool = false,
+        requiringLock: Bool = false,
         _ body: (LockedFolder) throws -> Result
     ) throws -> Result? {
         let opened: Swift.Result<Descriptor, FileSystemError> = Swift.Result { () throws(FileSystemError) in
@@ -21,7 +24,11 @@ extension StoreFolder {
         }
         if case .failure(let error) = opened, error.isNotFound, !creatingFolder { return nil }
         let folder = try opened.get()
-        _ = folder.lock(exclusive: true, waits: true)
+        if requiringLock {
+            try folder.lockExclusivelyOrThrow()
+        } else {
+            _ = folder.lock(exclusive: true, waits: true)
+        }
         return try body(LockedFolder(store: self, descriptor: folder))
     }
 }
@@ -85,16 +92,27 @@ package struct LockedFolder {
         )
     }
 
-    /// Writes `data` as the file `name`, atomically, replacing the file there, flushed as the folder's durability says;
-    /// with an `index`, after adding its entry to that index file (made holding its header when missing), as
-    /// ``StoreFolder/write(_:as:replacing:indexedIn:entry:header:)`` does.
+    /// Writes `data` as the file `name`, atomically, replacing the file there (a link in its place included), flushed
+    /// as the folder's durability says; with an `index`, after adding its entry to that index file (made holding its
+    /// header when missing), as ``StoreFolder/write(_:as:replacing:indexedIn:entry:header:)`` does.
     package func write(
         _ data: Data,
         as name: String,
         indexedIn index: (name: String, entry: Data, header: Data)?
     ) throws(FileSystemError) {
-        if let index { try store.add(index.entry, to: index.name, header: index.header, in: descriptor) }
-        try store.write(data, as: store.storedName(of: name, in: descriptor), into: descriptor, replacing: true)
+        guard let index else {
+            try store.write(data, as: store.storedName(of: name, in: descriptor), into: descriptor, replacing: true)
+            return
+        }
+        try store.write(
+            data,
+            as: name,
+            replacing: true,
+            indexedIn: index.name,
+            entry: index.entry,
+            header: index.header,
+            in: descriptor
+        )
     }
 
     /// Adds `data` to the end of the regular file `name`, in one `write`, flushed when the folder's durability is

@@ -42,20 +42,7 @@ extension StoreFolder {
             do throws(FileSystemError) {
                 let folder = try openRoot(creating: true)
                 lockForChange(folder)
-                try add(entry, to: index, header: header, in: folder)
-                do throws(FileSystemError) {
-                    try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
-                } catch {
-                    // A write can fail with its file in place (a `.flushed` write whose folder's flush failed): the
-                    // index is made again if it went meanwhile, so that no file is left that it does not name.
-                    if (try? folder.status(of: EntryName(index))) ?? nil == nil {
-                        try? add(entry, to: index, header: header, in: folder)
-                    }
-                    throw error
-                }
-                if try folder.status(of: EntryName(index)) == nil {
-                    try add(entry, to: index, header: header, in: folder)
-                }
+                try write(data, as: name, replacing: replacing, indexedIn: index, entry: entry, header: header, in: folder)
                 return
             } catch {
                 attempts += 1
@@ -66,9 +53,37 @@ extension StoreFolder {
         }
     }
 
+    /// Writes `data` as the file `name` in the open `folder`, after adding `entry` to the index file `index` (made
+    /// holding `header` when missing): the steps of ``write(_:as:replacing:indexedIn:entry:header:)`` once the folder
+    /// is open and locked, which a change under the folder's exclusive lock takes too.
+    func write(
+        _ data: Data,
+        as name: String,
+        replacing: Bool,
+        indexedIn index: String,
+        entry: Data,
+        header: Data,
+        in folder: Descriptor
+    ) throws(FileSystemError) {
+        try add(entry, to: index, header: header, in: folder)
+        do throws(FileSystemError) {
+            try write(data, as: storedName(of: name, in: folder), into: folder, replacing: replacing)
+        } catch {
+            // A write can fail with its file in place (a `.flushed` write whose folder's flush failed): the index is
+            // made again if it went meanwhile, so that no file is left that it does not name.
+            if (try? folder.status(of: EntryName(index))) ?? nil == nil {
+                try? add(entry, to: index, header: header, in: folder)
+            }
+            throw error
+        }
+        if try folder.status(of: EntryName(index)) == nil {
+            try add(entry, to: index, header: header, in: folder)
+        }
+    }
+
     /// Adds `entry` to the end of the index `name` in the open `folder`, or makes the index, holding `header` and
     /// `entry`, when nothing has that name.
-    func add(_ entry: Data, to name: String, header: Data, in folder: Descriptor) throws(FileSystemError) {
+    private func add(_ entry: Data, to name: String, header: Data, in folder: Descriptor) throws(FileSystemError) {
         let index = EntryName(name)
         var attempts = 0
         while true {

@@ -79,6 +79,18 @@ extension Descriptor {
         return true
     }
 
+    /// Takes an exclusive advisory lock (`flock`) on the open file or folder, waiting for a conflicting one to go, or
+    /// throws: unlike ``lock(exclusive:waits:)``, a system that cannot lock the file fails, for a change whose
+    /// correctness rests on the lock (a value stored only where none is).
+    ///
+    /// - Throws: The `flock` failure (`ENOLCK`, `EOPNOTSUPP`…), as a failed write of `path`.
+    package func lockExclusivelyOrThrow() throws(FileSystemError) {
+        while systemCall(.lock, on: path, { flock(fd, LOCK_EX) }) != 0 {
+            if errno == EINTR { continue }  // EINTR only interrupts the wait.
+            throw FileSystemError.current(.write, path: path)
+        }
+    }
+
     /// Runs `body` while this process holds an exclusive advisory lock (`flock`) on the open file.
     package func withExclusiveLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         while systemCall(.lock, on: path, { flock(fd, LOCK_EX) }) != 0, errno == EINTR {}  // EINTR interrupts the wait.

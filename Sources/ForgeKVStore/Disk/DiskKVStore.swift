@@ -169,14 +169,20 @@ extension DiskKVStore: ExpiringKVStoring, KVBackend {
     ///   place, a denied permission). A name too long for a file name is found by the name written in its file, so a
     ///   damaged file of such a name cannot be told from another name's and reads as nil.
     public func storedValue(named name: String) throws -> KVStoredValue? {
+        try storedValue(named: name) { fileName in try readFile(fileName, for: name) }
+    }
+
+    /// The value of `name`, its files read with `read` (nil: no file of that name), as ``storedValue(named:)`` reads
+    /// them.
+    func storedValue(named name: String, reading read: (_ fileName: String) throws -> Data?) throws -> KVStoredValue? {
         switch KeyFileName(key: name) {
         case .exact(let fileName):
-            guard let data = try readFile(fileName, for: name) else { return nil }
+            guard let data = try read(fileName) else { return nil }
             guard let contents = ExpiryHeader.read(data) else { return KVStoredValue(json: data) }
             return KVStoredValue(json: contents.body, expiresAtMilliseconds: contents.expiresAtMilliseconds)
         case .hashed(let fileNames):
             for fileName in fileNames {
-                guard let data = try readFile(fileName, for: name), let contents = ExpiryHeader.read(data),
+                guard let data = try read(fileName), let contents = ExpiryHeader.read(data),
                     Self.envelopeKey(in: contents.body) == name
                 else { continue }
                 return KVStoredValue(
@@ -310,12 +316,16 @@ extension DiskKVStore {
     ///
     /// `replace` is true when the file is to be replaced (it holds `key`, or is damaged and holds no key to
     /// lose, so the next write repairs it), false when it is missing and to be claimed without replacing.
-    func slot(for key: String, among names: [String]) throws -> (name: String, replace: Bool) {
+    func slot(
+        for key: String,
+        among names: [String],
+        reading read: ((String) throws(FileSystemError) -> Data)? = nil
+    ) throws -> (name: String, replace: Bool) {
         var firstFree: (name: String, replace: Bool)?
         for name in names {
             let data: Data
-            do {
-                data = try folder.read(name)
+            do throws(FileSystemError) {
+                if let read { data = try read(name) } else { data = try folder.read(name) }
             } catch {
                 if firstFree == nil { firstFree = (name, !error.isNotFound) }
                 continue

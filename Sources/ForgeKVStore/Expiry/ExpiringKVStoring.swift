@@ -37,6 +37,15 @@ public protocol ExpiringKVStoring: KVStoring {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) throws -> Date?
 
+    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down:
+    /// nil when it has no lifetime or nothing is stored under the key's name; zero at the last.
+    ///
+    /// A requirement with a default, so that a store that is also ``AsyncExpiringKVStoring`` has one method of this
+    /// name, called without `await` in an `async` function too.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) throws -> Duration?
+
     /// Encodes `value` and stores it under `key`'s name with `lifetime`, unless that name holds a value that has not
     /// expired; returns whether it stored it.
     ///
@@ -75,20 +84,23 @@ extension ExpiringKVStoring {
         try set(key, value: value, lifetime: .after(lifetime))
     }
 
-    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down
-    /// (never more than the lifetime it was set with): nil when it has no lifetime or nothing is stored under the key's
-    /// name; zero at the last.
+    /// The time from now, by the store's clock, to ``expirationDate(of:)``, in whole milliseconds rounded down.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) throws -> Duration? {
         try expirationDate(of: key).map { KVExpiry.remainingLifetime(until: $0, clock: expiry?.clock) }
     }
+
+    /// Throws ``KVStoreError/writeFailed(key:underlying:)``, storing nothing: a store that is not built on
+    /// ``KVBackend`` implements it, as one step of its storage.
+    @discardableResult
+    public func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) throws -> Bool {
+        throw KVStoreError.cannotStoreIfAbsent(key.key)
+    }
 }
 
-extension AsyncExpiringKVStoring {
-    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down
-    /// (never more than the lifetime it was set with): nil when it has no lifetime or nothing is stored under the key's
-    /// name; zero at the last.
+extension AsyncExpiringKVStoring where Self: AsyncKVBackend {
+    /// The time from now, by the store's clock, to ``expirationDate(of:)``, in whole milliseconds rounded down.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     public func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Duration? {
@@ -116,6 +128,12 @@ public protocol AsyncExpiringKVStoring: AsyncKVStoring {
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date?
+
+    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down:
+    /// nil when it has no lifetime or nothing is stored under the key's name.
+    ///
+    /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
+    func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Duration?
 
     /// Encodes `value` and stores it under `key`'s name with `lifetime`, unless that name holds a value that has not
     /// expired, in one step of the store's storage; returns whether it stored it: see

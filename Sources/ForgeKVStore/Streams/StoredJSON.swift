@@ -7,8 +7,9 @@ internal import ForgeCore
 /// what the store holds. Its own type reads no value and a value that does not decode alike, as nil, and a stream of
 /// that type skips a change from one to the other, which would leave the binding's `lastError` out of date.
 ///
-/// Numbers are kept as `Decimal`, which holds every `Int64`, `UInt64` and `Double` the stores write exactly, so
-/// two numbers that differ are never taken as one.
+/// Numbers are kept as `Decimal`, which holds every `Int64` and `UInt64`, and every `Double` the stores write whose
+/// magnitude is between about 1e-128 and 1e165, exactly, so two numbers that differ are never taken as one. JSON that
+/// holds a number outside that range does not decode as a `StoredJSON`.
 ///
 /// It is also the key type for a value whose type is only `Encodable` or only `Decodable`, not `Codable & Sendable`,
 /// as a framework's cache hands them over: the store keeps the value's own JSON, which a `KVKey` of its type reads.

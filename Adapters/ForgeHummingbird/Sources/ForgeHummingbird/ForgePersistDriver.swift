@@ -20,7 +20,8 @@ internal import ServiceLifecycle
 ///   the lifetime of the one it replaces, as the protocol asks.
 /// - `get(key:as:)` is `get`: nil for a key that holds nothing, an expired value, or a value that does not decode as
 ///   the type asked for.
-/// - `getWithTTL(key:as:)` adds `remainingLifetime(of:)`, read after the value.
+/// - `getWithTTL(key:as:)` adds `remainingLifetime(of:)`, read before the value, so that a value that expires between
+///   the two reads reads as missing.
 /// - `remove(key:)` is `remove`.
 ///
 /// A failure of the store is thrown as the store's `KVStoreError`, naming the key.
@@ -36,10 +37,11 @@ public struct ForgePersistDriver<Store: AsyncExpiringKVStoring>: PersistDriver {
     ///   - store: The store; values expire by its clock (`KVExpiry`).
     ///   - reclaimInterval: The time between the passes of an `ExpiryReaper` that ``run()`` runs while the app does,
     ///     so that the space of sessions that expired and were never read again comes back. The stores' writes
-    ///     reclaim too (see `KVExpiry`); nil runs no reaper. Defaults to one minute.
+    ///     reclaim too (see `KVExpiry`); nil, zero or less runs no reaper. Defaults to one minute.
     public init(store: Store, reclaimInterval: Duration? = .seconds(60)) {
         self.store = store
-        self.reclaimInterval = reclaimInterval
+        // An interval of zero or less would run passes back to back: it runs none.
+        self.reclaimInterval = reclaimInterval.flatMap { $0 > .zero ? $0 : nil }
     }
 
     /// Stores `value` under `key`, to expire after `expires` (never, when nil), unless `key` holds a value that has
@@ -65,7 +67,7 @@ public struct ForgePersistDriver<Store: AsyncExpiringKVStoring>: PersistDriver {
     ///
     /// - Throws: The store's `KVStoreError` when the store cannot be read.
     public func get<Object: Codable & Sendable>(key: String, as object: Object.Type) async throws -> Object? {
-        try await store.get(KVKey<Object>(key))
+        try await Self.value(of: KVKey<Object>(key), in: store)
     }
 
     /// The value of `key` as an `Object`, as ``get(key:as:)`` reads it, with the time it has left: nil for a value
@@ -77,8 +79,24 @@ public struct ForgePersistDriver<Store: AsyncExpiringKVStoring>: PersistDriver {
         as object: Object.Type
     ) async throws -> (object: Object, ttl: Duration?)? {
         let key = KVKey<Object>(key)
-        guard let value = try await store.get(key) else { return nil }
-        return (value, try await store.remainingLifetime(of: key))
+        // The lifetime first: a value that expires between the two reads then reads as missing, never as a value
+        // without a lifetime.
+        let remaining = try await store.remainingLifetime(of: key)
+        guard let value = try await Self.value(of: key, in: store) else { return nil }
+        return (value, remaining)
+    }
+
+    /// The value of `key` in `store`: nil when it holds nothing, its value expired, or does not decode as an `Object`;
+    /// a failure of the store is thrown, not read as nil.
+    private static func value<Object: Codable & Sendable>(
+        of key: KVKey<Object>,
+        in store: Store
+    ) async throws -> Object? {
+        do {
+            return try await store.value(for: key)
+        } catch KVStoreError.decodingFailed {
+            return nil
+        }
     }
 
     /// Removes the value of `key`; succeeds when there is none.

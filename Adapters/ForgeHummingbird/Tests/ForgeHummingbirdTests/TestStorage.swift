@@ -10,7 +10,8 @@ import Testing
 
 /// The storage a test's drivers share, each kind as its users keep it.
 ///
-/// The in-memory twin, one SQLite file, one PostgreSQL database. Every driver of a test reads one manual clock, which the test moves to expire values.
+/// The in-memory twin, one SQLite file, one PostgreSQL database. Every driver of a test reads one manual clock, which
+/// the test moves to expire values.
 enum TestStorage: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case twin
     case sqliteFile
@@ -29,8 +30,8 @@ enum TestStorage: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// Runs `body` with `count` drivers on one new, empty storage of this kind, and the clock they read.
     ///
-    /// Each driver's store is an instance of its own (its own connection, as on a server of its own) but the twin's, which
-    /// is one. The storage is removed after, whether `body` succeeded or not.
+    /// Each driver's store is an instance of its own (its own connection, as on a server of its own) but the twin's,
+    /// which is one. The storage is removed after, whether `body` succeeded or not.
     func withDrivers<Result: Sendable>(
         _ count: Int = 1,
         _ body: (_ drivers: [any PersistDriver], _ clock: ManualExpiryClock) async throws -> Result
@@ -46,11 +47,9 @@ enum TestStorage: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 .appendingPathComponent("forge-hummingbird-\(UUID().uuidString)", isDirectory: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("persist.sqlite")
-            let drivers = (0..<count)
-                .map { _ in
-                    ForgePersistDriver(store: SQLiteKVStore(fileURL: file, namespace: "persist", expiry: expiry))
-                }
-            return try await body(drivers, clock)
+            let stores = (0..<count).map { _ in SQLiteKVStore(fileURL: file, namespace: "persist", expiry: expiry) }
+            defer { for store in stores { try? store.database.close() } }
+            return try await body(stores.map { ForgePersistDriver(store: $0) }, clock)
         case .postgres:
             let url = try #require(ProcessInfo.processInfo.environment["FORGE_POSTGRES_URL"])
             let namespace = "hummingbird-test-\(UUID().uuidString)"

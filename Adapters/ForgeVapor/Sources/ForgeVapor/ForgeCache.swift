@@ -56,7 +56,14 @@ extension ForgeCache: Cache {
     public func get<T: Decodable & Sendable>(_ key: String, as type: T.Type) -> EventLoopFuture<T?> {
         let storeKey = storeKey(key)
         return eventLoop.makeFutureWithTask { [store] in
-            try await store.get(storeKey).flatMap { try? $0.decoded(as: T.self) }
+            // A failure of the store fails the future; a value of another type, or damaged, reads as nil.
+            let json: StoredJSON?
+            do {
+                json = try await store.value(for: storeKey)
+            } catch KVStoreError.decodingFailed {
+                return nil
+            }
+            return json.flatMap { try? $0.decoded(as: T.self) }
         }
     }
 

@@ -51,6 +51,19 @@ public struct ForgeSessionDriver<Store: AsyncExpiringKVStoring>: Sendable {
         KVKey(keyPrefix + id.string)
     }
 
+    /// Whether `text` has the shape of ``makeSessionID()``'s identifiers: 43 characters of base64url.
+    static func isSessionID(_ text: String) -> Bool {
+        text.utf8.count == 43
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
+            }
+    }
+
     /// A new random session identifier: 32 bytes of the system's secure generator, in base64url without padding.
     static func makeSessionID() -> SessionID {
         var generator = SystemRandomNumberGenerator()
@@ -75,11 +88,19 @@ extension ForgeSessionDriver: AsyncSessionDriver {
         throw ForgeVaporError.sessionIDsTaken(attempts: Self.identifierAttempts)
     }
 
-    /// The data of the session `sessionID`: nil when there is no such session, or it has expired.
+    /// The data of the session `sessionID`: nil when there is no such session, it has expired, its value is not a
+    /// session's, or the identifier is not one this driver makes.
     ///
-    /// - Throws: The store's `KVStoreError` when the store cannot be read.
+    /// - Throws: The store's `KVStoreError` when the store cannot be read: a failure is never read as no session, which
+    ///   would give the client a new one.
     public func readSession(_ sessionID: SessionID, for request: Request) async throws -> SessionData? {
-        try await store.get(storeKey(sessionID))
+        // An identifier this driver never makes (a cookie a client wrote) is no session, and costs no read.
+        guard Self.isSessionID(sessionID.string) else { return nil }
+        do {
+            return try await store.value(for: storeKey(sessionID))
+        } catch KVStoreError.decodingFailed {
+            return nil
+        }
     }
 
     /// Stores `data` as the session `sessionID`'s, for a full ``lifetime`` from now; returns `sessionID`.

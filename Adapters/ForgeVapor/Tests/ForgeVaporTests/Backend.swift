@@ -19,6 +19,10 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// skipped, saying so, when it does not).
     static let available: [Backend] = allCases.filter { $0 != .postgres || TestServer.url != nil }
 
+    /// The kinds that two servers share through stores of their own: every one but the twin, one instance in one
+    /// process, whose sharing proves nothing.
+    static let shared: [Backend] = available.filter { $0 != .twin }
+
     var testDescription: String { rawValue }
 
     /// Runs `body` with `count` stores on one storage, as `count` servers open it, each reading `clock`, and removes

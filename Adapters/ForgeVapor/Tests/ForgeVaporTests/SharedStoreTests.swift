@@ -7,7 +7,7 @@ import Vapor
 /// database; they share their sessions and their cache.
 @Suite(.timeLimit(.minutes(1)))
 struct SharedStoreTests {
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.shared)
     func aSessionStartedOnOneServerIsReadOnTheOther(backend: Backend) async throws {
         try await backend.withStores(2, clock: ManualExpiryClock()) { stores in
             try await TestApp.withApp(store: stores[0]) { first in
@@ -25,7 +25,7 @@ struct SharedStoreTests {
         }
     }
 
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.shared)
     func aValueCachedOnOneServerIsReadOnTheOther(backend: Backend) async throws {
         try await backend.withStores(2, clock: ManualExpiryClock()) { stores in
             try await TestApp.withApp(store: stores[0]) { first in

@@ -62,6 +62,8 @@ enum TestApp {
 
 /// A response of the test application: its body, and the session cookie it sets, if any.
 struct TestReply {
+    /// The response's status.
+    let status: HTTPResponseStatus
     /// The response's body.
     let body: String
     /// The session cookie the response sets: its value, and whether it is the expired cookie of a logout.
@@ -69,8 +71,13 @@ struct TestReply {
 }
 
 extension Application {
-    /// Sends a request to `path`, with the session cookie `cookie` when it is not nil.
-    func send(_ method: HTTPMethod, _ path: String, cookie: String? = nil) async throws -> TestReply {
+    /// Sends a request to `path`, with the session cookie `cookie` when it is not nil, expecting `status`.
+    func send(
+        _ method: HTTPMethod,
+        _ path: String,
+        cookie: String? = nil,
+        expecting status: HTTPResponseStatus = .ok
+    ) async throws -> TestReply {
         let response = try await testing()
             .sendRequest(method, path) { request in
                 guard let cookie else { return }
@@ -78,8 +85,12 @@ extension Application {
                 cookies[TestApp.cookieName] = .init(string: cookie)
                 request.headers.cookie = cookies
             }
-        #expect(response.status == .ok)
-        return TestReply(body: response.body.string, cookie: response.headers.setCookie?[TestApp.cookieName])
+        #expect(response.status == status)
+        return TestReply(
+            status: response.status,
+            body: response.body.string,
+            cookie: response.headers.setCookie?[TestApp.cookieName]
+        )
     }
 
     /// Logs in as `name`, and returns the session cookie the response sets.

@@ -59,6 +59,10 @@ extension SynchronousKVStore: AsyncExpiringKVStoring {
         try expiringBase().expirationDate(of: key)
     }
 
+    func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Duration? {
+        try expiringBase().remainingLifetime(of: key)
+    }
+
     func setIfAbsent<T: Codable & Sendable>(_ key: KVKey<T>, value: T, lifetime: KVLifetime) async throws -> Bool {
         try expiringBase().setIfAbsent(key, value: value, lifetime: lifetime)
     }
