@@ -3,13 +3,14 @@ import ForgeCore
 import ForgeKVStore
 import Foundation
 
-/// The `DiskKVStore` operations the sweep fails: set, set with a lifetime, remove, `removeAll`, and a reclaim of
-/// expired values.
+/// The `DiskKVStore` operations the sweep fails: set, set with a lifetime, a claim (`setIfAbsent`) of an expired key,
+/// remove, `removeAll`, and a reclaim of expired values.
 enum KeyValueOperations {
     static let namespace = "settings"
     static let target = KVKey<String>("theme")
     static let others = [KVKey<String>("language"), KVKey<String>("accent")]
     static let next = KVKey<String>("next")
+    static let expired = KVKey<String>("expired-1")
 
     static var all: [SweptOperation] {
         [
@@ -19,6 +20,12 @@ enum KeyValueOperations {
             },
             operation("kv.set.lifetime", subject: target.key) { store in
                 try store.set(target, value: "dark for an hour", expiresAfter: .seconds(3600))
+            },
+            // A claim of a key whose value expired: read and replaced under the folder's exclusive lock.
+            operation("kv.setIfAbsent", subject: expired.key, expiring: true) { store in
+                guard try store.setIfAbsent(expired, value: "claimed", lifetime: .after(.seconds(60))) else {
+                    throw SweepViolation("the expired value was taken for a live one")
+                }
             },
             operation("kv.remove", subject: target.key) { store in try store.remove(target) },
             operation("kv.removeAll", subject: nil) { store in try store.removeAll() },
@@ -46,7 +53,7 @@ enum KeyValueOperations {
                 try store.set(target, value: "light")
                 for key in others { try store.set(key, value: "value of \(key.key)") }
                 if expiring {
-                    try store.set(KVKey<String>("expired-1"), value: "gone", expiresAfter: .seconds(60))
+                    try store.set(expired, value: "gone", expiresAfter: .seconds(60))
                     try store.set(KVKey<String>("expired-2"), value: "gone", expiresAfter: .seconds(60))
                     try store.set(KVKey<String>("later"), value: "kept", expiresAfter: .seconds(7200))
                 }
