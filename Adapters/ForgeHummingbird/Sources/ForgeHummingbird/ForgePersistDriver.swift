@@ -24,7 +24,15 @@ internal import ServiceLifecycle
 ///   the two reads reads as missing.
 /// - `remove(key:)` is `remove`.
 ///
-/// A failure of the store is thrown as the store's `KVStoreError`, naming the key.
+/// A failure of the store is thrown as the store's `KVStoreError`, naming the key; a read that fails is never answered
+/// as a key that holds nothing.
+///
+/// Two limits. A `set` with `expires` nil reads the lifetime, then writes: a value that expired before the read is
+/// written without one, as for a new key (Hummingbird's own drivers keep an expired value's date only until they tidy
+/// it away), so a session that expires during a request whose route changes it without a new expiry is stored again
+/// without an end; give such writes an expiry. And the library's synchronous stores (`DiskKVStore`, `SQLiteKVStore`,
+/// the twin) do their I/O on the calling task's thread, the event loop's or the cooperative pool's, which a slow disk
+/// or a locked database holds for as long; PostgreSQL's store does not.
 public struct ForgePersistDriver<Store: AsyncExpiringKVStoring>: PersistDriver {
     /// The store every call goes to.
     public let store: Store

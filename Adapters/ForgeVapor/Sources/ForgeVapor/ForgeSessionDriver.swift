@@ -18,6 +18,9 @@ public import Vapor
 /// session stores its data again with a full ``lifetime`` (a sliding expiry); a session left alone for longer reads as
 /// missing, and the client gets a new one. Servers that share the store (one SQLite file, one PostgreSQL database)
 /// share the sessions.
+///
+/// An update is a plain write, as Vapor's own drivers make it: a request that updates a session while another request
+/// deletes it (a logout) stores it again, with a full lifetime.
 public struct ForgeSessionDriver<Store: AsyncExpiringKVStoring>: Sendable {
     /// The store the sessions live in.
     public let store: Store
