@@ -42,7 +42,15 @@ extension StoreFolder {
             do throws(FileSystemError) {
                 let folder = try openRoot(creating: true)
                 lockForChange(folder)
-                try write(data, as: name, replacing: replacing, indexedIn: index, entry: entry, header: header, in: folder)
+                try write(
+                    data,
+                    as: name,
+                    replacing: replacing,
+                    indexedIn: index,
+                    entry: entry,
+                    header: header,
+                    in: folder
+                )
                 return
             } catch {
                 attempts += 1

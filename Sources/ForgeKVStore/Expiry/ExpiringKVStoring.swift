@@ -37,8 +37,8 @@ public protocol ExpiringKVStoring: KVStoring {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) throws -> Date?
 
-    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down:
-    /// nil when it has no lifetime or nothing is stored under the key's name; zero at the last.
+    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded
+    /// down: nil when it has no lifetime or nothing is stored under the key's name; zero at the last.
     ///
     /// A requirement with a default, so that a store that is also ``AsyncExpiringKVStoring`` has one method of this
     /// name, called without `await` in an `async` function too.
@@ -60,8 +60,8 @@ public protocol ExpiringKVStoring: KVStoring {
     ///
     /// Only the key's own name is looked at, not the older names its migrations read. ``KVLifetime/unchanged`` stores
     /// a value that never expires (there is no value whose lifetime it would keep). A value that has expired, by the
-    /// store's clock, is replaced; one that has not is kept, even one that does not decode as `T`. A write in a ``StorageTransaction`` is not
-    /// conditional; call this outside one.
+    /// store's clock, is replaced; one that has not is kept, even one that does not decode as `T`. A write in a
+    /// ``StorageTransaction`` is not conditional; call this outside one.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   what was stored is kept either way.
@@ -129,8 +129,8 @@ public protocol AsyncExpiringKVStoring: AsyncKVStoring {
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func expirationDate<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Date?
 
-    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded down:
-    /// nil when it has no lifetime or nothing is stored under the key's name.
+    /// How long the value of `key` has left before it expires, by the store's clock, in whole milliseconds rounded
+    /// down: nil when it has no lifetime or nothing is stored under the key's name.
     ///
     /// - Throws: ``KVStoreError/readFailed(key:underlying:)``.
     func remainingLifetime<T: Codable & Sendable>(of key: KVKey<T>) async throws -> Duration?

@@ -349,9 +349,9 @@ extension SQLiteDatabase {
     /// Opens the writable pool, again while another connection holds the lock that putting a new file in WAL mode
     /// takes, for up to ``busyTimeout``.
     ///
-    /// SQLite answers GRDB's `PRAGMA journal_mode = WAL` with `SQLITE_BUSY` at once, without waiting as its busy handler
-    /// waits for the locks of writes, when connections open a new file together: two servers starting on one new
-    /// database failed their first write. A pause of a few milliseconds between attempts is what the busy handler
+    /// SQLite answers GRDB's `PRAGMA journal_mode = WAL` with `SQLITE_BUSY` at once, without waiting as its busy
+    /// handler waits for the locks of writes, when connections open a new file together: two servers starting on one
+    /// new database failed their first write. A pause of a few milliseconds between attempts is what the busy handler
     /// would wait.
     private func openWritablePool() throws -> DatabasePool {
         let deadline = ContinuousClock.now + busyTimeout

@@ -5,8 +5,8 @@ import Testing
 
 /// Databases opened on one new file at once, as servers that start together on a new database open it.
 ///
-/// Each one's first writes succeed. SQLite answered the WAL mode's setting of one of them with `SQLITE_BUSY` at once, and its
-/// first write failed, in about one round in eight.
+/// Each one's first writes succeed. SQLite answered the WAL mode's setting of one of them with `SQLITE_BUSY` at once,
+/// and its first write failed, in about one round in eight.
 struct SQLiteDatabaseConcurrentOpeningTests {
     @Test(arguments: [false, true])
     func twoDatabasesOpenedOnANewFileAtOnceBothWrite(claimingOneKey: Bool) async throws {

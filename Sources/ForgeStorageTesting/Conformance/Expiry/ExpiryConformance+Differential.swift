@@ -4,8 +4,9 @@ internal import Testing
 
 extension ExpiryConformance {
     /// A seeded sequence of sets (with and without lifetimes, `.unchanged` included, of plain keys and of a key that
-    /// migrates from one of them), sets if absent, removes, clock moves and reclaims, made on the subject's store and on an in-memory twin with a clock of its own moved alike: after each
-    /// step, every key reads, is contained, is listed and expires as on the twin.
+    /// migrates from one of them), sets if absent, removes, clock moves and reclaims, made on the subject's store and
+    /// on an in-memory twin with a clock of its own moved alike: after each step, every key reads, is contained, is
+    /// listed and expires as on the twin, and a set if absent stores where the twin's does.
     static func answersAsTheTwinDoes(_ subject: Subject) async throws {
         let twinClock = ManualExpiryClock(start: subject.clock.now)
         let twin: any AsyncExpiringKVStoring = InMemoryKVStore(expiry: KVExpiry(clock: twinClock))

@@ -95,8 +95,8 @@ extension ExpiryConformance {
         let store = subject.store
         try await store.set(token, value: "t0k3n", expiresAfter: .seconds(60))
         try await store.set(other, value: "plain")
-        // The clock may read between two whole milliseconds, and a lifetime ends on one, rounded up, and the time left is
-        // rounded down: up to 1 ms less is right, and never more than the lifetime.
+        // The clock may read between two whole milliseconds, and a lifetime ends on one, rounded up, and the time left
+        // is rounded down: up to 1 ms less is right, and never more than the lifetime.
         let full = try #require(try await store.remainingLifetime(of: token))
         #expect(full >= .milliseconds(59_999) && full <= .seconds(60), "\(full)")
         #expect(try await store.remainingLifetime(of: other) == nil, "a value without a lifetime has none")
