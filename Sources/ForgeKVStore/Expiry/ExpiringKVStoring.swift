@@ -61,7 +61,7 @@ public protocol ExpiringKVStoring: KVStoring {
     /// Only the key's own name is looked at, not the older names its migrations read. ``KVLifetime/unchanged`` stores
     /// a value that never expires (there is no value whose lifetime it would keep). A value that has expired, by the
     /// store's clock, is replaced; one that has not is kept, even one that does not decode as `T`. A write in a
-    /// ``StorageTransaction`` is not conditional; call this outside one.
+    /// `StorageTransaction` is not conditional; call this outside one.
     ///
     /// - Throws: ``KVStoreError/encodingFailed(key:underlying:)`` or ``KVStoreError/writeFailed(key:underlying:)``;
     ///   what was stored is kept either way.
