@@ -71,7 +71,8 @@ extension DiskKVStore {
                     throw FileSystemError(.open, path: fileName, code: ENOENT)
                 }
                 return data
-            }.name
+            }
+            .name
         }
     }
 }
