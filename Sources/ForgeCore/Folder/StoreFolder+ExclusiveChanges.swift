@@ -19,6 +19,7 @@ extension StoreFolder {
         requiringLock: Bool = false,
         _ body: (LockedFolder) throws -> Result
     ) throws -> Result? {
+        // A `Result` rather than a `catch where` on `creatingFolder`: Swift 6.3's SIL pass crashes on that pattern here.
         let opened: Swift.Result<Descriptor, FileSystemError> = Swift.Result { () throws(FileSystemError) in
             try openRoot(creating: creatingFolder)
         }
